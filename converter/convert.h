@@ -1,0 +1,33 @@
+/* gpumpi-convert: one C translation unit in, one CUDA file out. Each pass
+ * looks at the libclang AST of the main file and records its edits in the
+ * CXRewriter; nothing is written unless every pass succeeded. */
+#ifndef GPUMPI_CONVERT_H
+#define GPUMPI_CONVERT_H
+
+#include <clang-c/Index.h>
+#include <clang-c/Rewrite.h>
+
+typedef struct gp_conv {
+    CXTranslationUnit tu;
+    CXRewriter rw;
+    CXFile main_file;
+    int errors;          /* user-facing errors reported so far */
+    int main_params;     /* parameters of the user's main; -1 if no main */
+    int main_returns_void;
+} gp_conv;
+
+/* "file:line:col: error: ..." on stderr, counted in c->errors. */
+void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...);
+
+/* Is this cursor spelled in the main file (not a header, not a macro body)? */
+int gp_in_main_file(CXCursor cur);
+
+/* The passes. */
+void gp_rewrite_functions(gp_conv *c); /* __device__, main renamed, entry point */
+void gp_rewrite_includes(gp_conv *c);  /* <x.h> -> <x.h.cuh> */
+void gp_check_globals(gp_conv *c);     /* per-rank storage is not done yet: say so */
+
+/* Writes the rewritten main file to path (atomically). 0 on success. */
+int gp_write_output(gp_conv *c, const char *path);
+
+#endif

@@ -1,0 +1,125 @@
+/* Every function becomes a device function; main is renamed and the runtime
+ * gets an entry point that calls it with the arguments it expects. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+#define GP_USER_MAIN "__gpumpi_user_main"
+
+typedef struct {
+    gp_conv *c;
+    unsigned *marked; /* offsets that already got __device__ */
+    size_t nmarked, cap;
+} fn_pass;
+
+static unsigned offset_of(CXSourceLocation loc)
+{
+    unsigned off;
+    clang_getSpellingLocation(loc, NULL, NULL, NULL, &off);
+    return off;
+}
+
+/* int f(void), g(void); is two FunctionDecls starting at one place. */
+static int mark_once(fn_pass *p, unsigned off)
+{
+    for (size_t i = 0; i < p->nmarked; i++)
+        if (p->marked[i] == off) return 0;
+    if (p->nmarked == p->cap) {
+        p->cap = p->cap ? p->cap * 2 : 64;
+        p->marked = realloc(p->marked, p->cap * sizeof *p->marked);
+    }
+    p->marked[p->nmarked++] = off;
+    return 1;
+}
+
+static void rename_main_token(gp_conv *c, CXSourceLocation at)
+{
+    unsigned off = offset_of(at);
+    CXSourceRange r = clang_getRange(at, clang_getLocationForOffset(c->tu, c->main_file, off + 4));
+    clang_CXRewriter_replaceText(c->rw, r, GP_USER_MAIN);
+}
+
+static int is_main(CXCursor cur)
+{
+    CXString s = clang_getCursorSpelling(cur);
+    int yes = strcmp(clang_getCString(s), "main") == 0;
+    clang_disposeString(s);
+    return yes;
+}
+
+static void note_main(gp_conv *c, CXCursor fn)
+{
+    int n = clang_Cursor_getNumArguments(fn);
+    CXType ret = clang_getCursorResultType(fn);
+    if (n != 0 && n != 2) {
+        gp_error_at(c, clang_getCursorLocation(fn),
+                    "main with %d parameters is not supported; use int main(void) or int main(int argc, char **argv)",
+                    n);
+        return;
+    }
+    if (ret.kind != CXType_Int && ret.kind != CXType_Void) {
+        gp_error_at(c, clang_getCursorLocation(fn), "main must return int");
+        return;
+    }
+    c->main_params = n;
+    c->main_returns_void = ret.kind == CXType_Void;
+}
+
+static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    fn_pass *p = data;
+    gp_conv *c = p->c;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (!clang_Location_isFromMainFile(clang_getCursorLocation(cur))) return CXChildVisit_Continue;
+    if (k == CXCursor_FunctionDecl) {
+        if (!gp_in_main_file(cur)) {
+            CXString s = clang_getCursorSpelling(cur);
+            gp_error_at(c, clang_getCursorLocation(cur),
+                        "function '%s' is declared through a macro; gpumpi-convert cannot mark it __device__ yet "
+                        "(write the declaration out)",
+                        clang_getCString(s));
+            clang_disposeString(s);
+            return CXChildVisit_Continue;
+        }
+        CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(cur));
+        if (mark_once(p, offset_of(start))) clang_CXRewriter_insertTextBefore(c->rw, start, "__device__ ");
+        if (is_main(cur)) {
+            rename_main_token(c, clang_getCursorLocation(cur));
+            if (clang_isCursorDefinition(cur)) note_main(c, cur);
+        }
+    } else if (k == CXCursor_DeclRefExpr && is_main(cur) &&
+               clang_getCursorKind(clang_getCursorReferenced(cur)) == CXCursor_FunctionDecl) {
+        rename_main_token(c, clang_getCursorLocation(cur)); /* main called recursively */
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void append_entry_point(gp_conv *c)
+{
+    char text[512];
+    const char *call = c->main_params == 2 ? GP_USER_MAIN "(argc, argv)" : GP_USER_MAIN "()";
+    snprintf(text, sizeof text,
+             "\n/* gpumpi: the runtime starts each rank here */\n"
+             "__device__ int __gpumpi_main(int argc, char **argv)\n"
+             "{\n"
+             "    (void)argc;\n"
+             "    (void)argv;\n"
+             "    %s%s;%s\n"
+             "}\n",
+             c->main_returns_void ? "" : "return ", call, c->main_returns_void ? "\n    return 0;" : "");
+    size_t size;
+    clang_getFileContents(c->tu, c->main_file, &size);
+    clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, (unsigned)size), text);
+}
+
+void gp_rewrite_functions(gp_conv *c)
+{
+    fn_pass p = {c, NULL, 0, 0};
+    c->main_params = -1;
+    clang_visitChildren(clang_getTranslationUnitCursor(c->tu), visit, &p);
+    free(p.marked);
+    if (c->main_params >= 0) append_entry_point(c);
+}

@@ -1,0 +1,258 @@
+/* gpumpicc: a drop-in mpicc that builds the program for gpumpi.
+ *
+ * Each C source is converted (gpumpi-convert), compiled as relocatable
+ * device code (nvcc -rdc) or, on the threads backend, as host C++; linking
+ * adds the runtime, libc-shim and launcher and does the device link. */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "command.h"
+#include "gpumpi_config.h"
+
+typedef enum { BACKEND_CUDA, BACKEND_THREADS } backend;
+
+typedef struct {
+    backend be;
+    int compile_only, show, verbose;
+    const char *output;
+    gp_cmd parse_flags;   /* to the converter: -I -D -U -std */
+    gp_cmd compile_flags; /* to the compiler: -I -D -U -O -g */
+    gp_cmd link_flags;    /* -L -l */
+    gp_cmd sources;       /* .c */
+    gp_cmd inputs;        /* .o .a given by the user */
+} job;
+
+static void usage(FILE *to)
+{
+    fprintf(to,
+            "usage: gpumpicc [options] files... [-o output]\n"
+            "Compiles and links MPI C programs for gpumpi, like mpicc.\n"
+            "  -c              compile only (objects are relocatable device code)\n"
+            "  -o FILE         output file\n"
+            "  -I -D -U -O -g -std= -l -L   as for cc\n"
+            "  --backend=cuda|threads       GPU (default) or one host thread per rank;\n"
+            "                  the environment variable GPUMPI_BACKEND sets the default\n"
+            "  -show, --showme print the commands instead of running them\n"
+            "  -v              print the commands as they run\n"
+            "  --version       print the version\n"
+            "Run the program as: ./prog [args] ---gpumpi -n RANKS   (--help there lists more)\n");
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+static int set_backend(job *j, const char *name, const char *from)
+{
+    if (!strcmp(name, "cuda"))
+        j->be = BACKEND_CUDA;
+    else if (!strcmp(name, "threads"))
+        j->be = BACKEND_THREADS;
+    else {
+        fprintf(stderr, "gpumpicc: unknown backend '%s' (from %s); use cuda or threads\n", name, from);
+        return 2;
+    }
+    return 0;
+}
+
+/* Flags with a separate value: -I dir, -D x, -U x, -o file, -L dir, -l lib. */
+static const char *value_of(int argc, char **argv, int *i, size_t flag_len)
+{
+    if (argv[*i][flag_len]) return argv[*i] + flag_len;
+    if (*i + 1 < argc) return argv[++*i];
+    fprintf(stderr, "gpumpicc: %s needs a value\n", argv[*i]);
+    exit(2);
+}
+
+static int parse(job *j, int argc, char **argv)
+{
+    const char *env = getenv("GPUMPI_BACKEND");
+    if (env && *env && set_backend(j, env, "GPUMPI_BACKEND")) return 2;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-c")) {
+            j->compile_only = 1;
+        } else if (!strcmp(a, "-show") || !strcmp(a, "--showme") || !strcmp(a, "-showme")) {
+            j->show = 1;
+        } else if (!strcmp(a, "-v")) {
+            j->verbose = 1;
+        } else if (!strcmp(a, "--version")) {
+            printf("gpumpicc (gpumpi) %s\n", GPUMPI_VERSION);
+            exit(0);
+        } else if (!strcmp(a, "--help")) {
+            usage(stdout);
+            exit(0);
+        } else if (!strncmp(a, "--backend=", 10)) {
+            if (set_backend(j, a + 10, "--backend")) return 2;
+        } else if (!strncmp(a, "-o", 2)) {
+            j->output = value_of(argc, argv, &i, 2);
+        } else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2)) {
+            char flag[3] = {a[0], a[1], 0};
+            const char *v = value_of(argc, argv, &i, 2);
+            gp_cmd_addf(&j->parse_flags, "%s%s", flag, v);
+            gp_cmd_addf(&j->compile_flags, "%s%s", flag, v);
+        } else if (!strncmp(a, "-std=", 5)) {
+            gp_cmd_add(&j->parse_flags, a); /* the C dialect to parse; CUDA is always C++17 */
+        } else if (!strncmp(a, "-O", 2) || !strcmp(a, "-g")) {
+            gp_cmd_add(&j->compile_flags, a);
+        } else if (!strncmp(a, "-L", 2) || !strncmp(a, "-l", 2)) {
+            char flag[3] = {a[0], a[1], 0};
+            gp_cmd_addf(&j->link_flags, "%s%s", flag, value_of(argc, argv, &i, 2));
+        } else if (!strncmp(a, "-W", 2) || !strncmp(a, "-f", 2) || !strncmp(a, "-m", 2) || !strcmp(a, "-pedantic") ||
+                   !strcmp(a, "-pthread")) {
+            if (j->verbose) fprintf(stderr, "gpumpicc: note: ignoring %s (host-compiler option)\n", a);
+        } else if (a[0] == '-') {
+            fprintf(stderr, "gpumpicc: unknown option %s (see gpumpicc --help)\n", a);
+            return 2;
+        } else if (ends_with(a, ".c")) {
+            gp_cmd_add(&j->sources, a);
+        } else if (ends_with(a, ".o") || ends_with(a, ".a")) {
+            gp_cmd_add(&j->inputs, a);
+        } else {
+            fprintf(stderr, "gpumpicc: %s: not a C source (.c), object (.o) or archive (.a)\n", a);
+            return 2;
+        }
+    }
+    if (j->sources.argc + j->inputs.argc == 0) {
+        usage(stderr);
+        return 2;
+    }
+    if (j->compile_only && j->output && j->sources.argc > 1) {
+        fprintf(stderr, "gpumpicc: -o with -c takes one source file\n");
+        return 2;
+    }
+    if (j->be == BACKEND_CUDA && !*GPUMPI_NVCC) {
+        fprintf(stderr, "gpumpicc: gpumpi was built without the CUDA toolkit, so it cannot build for the GPU; "
+                        "use --backend=threads (or GPUMPI_BACKEND=threads)\n");
+        return 2;
+    }
+    return 0;
+}
+
+static int step(const job *j, const gp_cmd *c)
+{
+    if (j->show || j->verbose) gp_cmd_print(c);
+    return j->show ? 0 : gp_cmd_run(c);
+}
+
+static void add_all(gp_cmd *to, const gp_cmd *from)
+{
+    for (int i = 0; i < from->argc; i++) gp_cmd_add(to, from->argv[i]);
+}
+
+/* x.c -> x.o in the current directory (what cc -c does). */
+static char *object_name(const char *src)
+{
+    const char *base = strrchr(src, '/');
+    base = base ? base + 1 : src;
+    char *o = strdup(base);
+    o[strlen(o) - 1] = 'o';
+    return o;
+}
+
+static int convert_and_compile(const job *j, const char *src, const char *cu, const char *obj)
+{
+    gp_cmd conv = {0}, cc = {0};
+    gp_cmd_add(&conv, GPUMPI_CONVERT);
+    add_all(&conv, &j->parse_flags);
+    gp_cmd_add(&conv, src);
+    gp_cmd_add(&conv, "-o");
+    gp_cmd_add(&conv, cu);
+    int rc = step(j, &conv);
+    if (rc) goto out;
+    if (j->be == BACKEND_CUDA) {
+        gp_cmd_add(&cc, GPUMPI_NVCC);
+        gp_cmd_add(&cc, "-x");
+        gp_cmd_add(&cc, "cu");
+        gp_cmd_add(&cc, "-std=c++17");
+        gp_cmd_add(&cc, "-rdc=true");
+        gp_cmd_addf(&cc, "-arch=sm_%s", GPUMPI_CUDA_ARCH); /* sm_XX machine code plus compute_XX PTX */
+    } else {
+        gp_cmd_add(&cc, GPUMPI_HOST_CXX);
+        gp_cmd_add(&cc, "-x");
+        gp_cmd_add(&cc, "c++");
+        gp_cmd_add(&cc, "-std=c++17");
+        gp_cmd_add(&cc, "-DGPUMPI_BACKEND_THREADS");
+    }
+    gp_cmd_addf(&cc, "-I%s", GPUMPI_RUNTIME_INCLUDE);
+    gp_cmd_addf(&cc, "-I%s", GPUMPI_SHIM_INCLUDE);
+    gp_cmd_addf(&cc, "-I%s", GPUMPI_SHIM_SRC_TMP);
+    gp_cmd_add(&cc, "-include");
+    gp_cmd_add(&cc, "gpumpi/platform.h");
+    add_all(&cc, &j->compile_flags);
+    gp_cmd_add(&cc, "-c");
+    gp_cmd_add(&cc, cu);
+    gp_cmd_add(&cc, "-o");
+    gp_cmd_add(&cc, obj);
+    rc = step(j, &cc);
+out:
+    gp_cmd_free(&conv);
+    gp_cmd_free(&cc);
+    return rc;
+}
+
+static int link_program(const job *j, const gp_cmd *objects)
+{
+    gp_cmd ld = {0};
+    if (j->be == BACKEND_CUDA) {
+        gp_cmd_add(&ld, GPUMPI_NVCC);
+        gp_cmd_add(&ld, "-rdc=true");
+        gp_cmd_addf(&ld, "-arch=sm_%s", GPUMPI_CUDA_ARCH);
+    } else {
+        gp_cmd_add(&ld, GPUMPI_HOST_CXX);
+    }
+    add_all(&ld, objects);
+    gp_cmd_addf(&ld, "%s/libgpumpi_%s.a", GPUMPI_LIB_DIR, j->be == BACKEND_CUDA ? "cuda" : "threads");
+    add_all(&ld, &j->link_flags);
+    if (j->be == BACKEND_THREADS) gp_cmd_add(&ld, "-lpthread");
+    gp_cmd_add(&ld, "-lm");
+    gp_cmd_add(&ld, "-o");
+    gp_cmd_add(&ld, j->output ? j->output : "a.out");
+    int rc = step(j, &ld);
+    gp_cmd_free(&ld);
+    return rc;
+}
+
+int main(int argc, char **argv)
+{
+    job j;
+    memset(&j, 0, sizeof j);
+    int rc = parse(&j, argc, argv);
+    if (rc) return rc;
+
+    char tmpdir[] = "/tmp/gpumpicc.XXXXXX";
+    if (!mkdtemp(tmpdir)) {
+        perror("gpumpicc: cannot make a temporary directory");
+        return 1;
+    }
+    gp_cmd objects = {0}, made = {0};
+    for (int i = 0; i < j.sources.argc && rc == 0; i++) {
+        const char *src = j.sources.argv[i];
+        char cu[4200], tmpobj[4200];
+        snprintf(cu, sizeof cu, "%s/%d.cu", tmpdir, i);
+        snprintf(tmpobj, sizeof tmpobj, "%s/%d.o", tmpdir, i);
+        char *obj = j.compile_only ? (j.output ? strdup(j.output) : object_name(src)) : strdup(tmpobj);
+        rc = convert_and_compile(&j, src, cu, obj);
+        gp_cmd_add(&objects, obj);
+        gp_cmd_add(&made, cu);
+        if (!j.compile_only) gp_cmd_add(&made, obj);
+        free(obj);
+    }
+    add_all(&objects, &j.inputs);
+    if (rc == 0 && !j.compile_only) rc = link_program(&j, &objects);
+
+    if (getenv("GPUMPI_KEEP")) {
+        fprintf(stderr, "gpumpicc: kept the converted sources in %s\n", tmpdir);
+    } else {
+        for (int i = 0; i < made.argc; i++) unlink(made.argv[i]);
+        rmdir(tmpdir);
+    }
+    gp_cmd_free(&objects);
+    gp_cmd_free(&made);
+    return rc;
+}

@@ -1,0 +1,27 @@
+/* A backend starts the ranks, serves host calls until they end, and returns
+ * each rank's exit code. The CUDA backend and the threads backend implement
+ * it; main.c is common. */
+#ifndef GPUMPI_BACKEND_H
+#define GPUMPI_BACKEND_H
+
+#include <stdint.h>
+#include "options.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Runs the job; fills codes[nranks] (malloc'd). Returns 0, or an exit status
+ * when the job could not run at all (after saying why). */
+int gp_backend_run(gp_options *o, int **codes);
+
+/* The program's argv as one blob that is valid at address `base` on the
+ * target: argc+1 pointers, then the strings. Returns its size; writes it
+ * only when blob is not NULL. */
+size_t gp_argv_pack(int argc, char **argv, char *blob, uintptr_t base);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,154 @@
+/* The GPU backend: one CUDA thread per rank, all co-resident, launched once
+ * for the whole program. The host thread serves host calls while the kernel
+ * runs and never makes a CUDA call that waits for it. */
+#include <cuda_runtime.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "backend.h"
+#include "gpumpi/launch.h"
+#include "host_service.h"
+
+extern __device__ gp_world *gp_world_ptr;
+
+__global__ void gp_rank_kernel(int nranks)
+{
+    if ((int)(blockIdx.x * blockDim.x + threadIdx.x) < nranks) gp_rank_run();
+}
+
+__global__ void gp_clock_origin_kernel(gp_world *w) { w->t0_ns = gp_clock_ns(); }
+
+#define CK(call)                                                                                      \
+    do {                                                                                              \
+        cudaError_t e_ = (call);                                                                      \
+        if (e_ != cudaSuccess) {                                                                      \
+            fprintf(stderr, "gpumpi: %s failed: %s (%s:%d)\n", #call, cudaGetErrorString(e_), __FILE__, \
+                    __LINE__);                                                                        \
+            return 1;                                                                                 \
+        }                                                                                             \
+    } while (0)
+
+/* Refuse a shape that cannot be resident all at once: a rank whose block was
+ * never scheduled would leave the others waiting for ever. */
+static int check_coresident(const gp_options *o, const cudaDeviceProp *p)
+{
+    int per_sm = 0;
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gp_rank_kernel, o->block, 0));
+    long long max_blocks = (long long)per_sm * p->multiProcessorCount;
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, gp_rank_kernel));
+    if (o->verbose)
+        fprintf(stderr,
+                "gpumpi: %s, %d SMs; kernel uses %d registers/thread, %zu bytes local; %d blocks of %d per SM; "
+                "launching %d x %d for %d ranks\n",
+                p->name, p->multiProcessorCount, fa.numRegs, fa.localSizeBytes, per_sm, o->block, o->grid, o->block,
+                o->nranks);
+    if (o->block > p->maxThreadsPerBlock || per_sm == 0) {
+        fprintf(stderr, "gpumpi: cannot run blocks of %d threads on %s (at most %d per block%s)\n", o->block, p->name,
+                p->maxThreadsPerBlock, per_sm == 0 ? ", fewer with this kernel's registers" : "");
+        return 2;
+    }
+    if (o->grid > max_blocks) {
+        int by_threads = p->maxThreadsPerMultiProcessor / o->block;
+        int by_regs = fa.numRegs ? p->regsPerMultiprocessor / (fa.numRegs * o->block) : per_sm;
+        const char *limit = per_sm == p->maxBlocksPerMultiProcessor ? "blocks per SM"
+                            : per_sm == by_regs && by_regs < by_threads ? "registers per SM"
+                                                                        : "threads per SM";
+        fprintf(stderr,
+                "gpumpi: cannot run %d ranks as %d blocks of %d: all ranks must be resident at once, and %s holds at "
+                "most %lld blocks of %d (%d SMs x %d blocks; limited by %s: %d registers/thread, %d threads/SM). "
+                "Use at most %lld ranks.\n",
+                o->nranks, o->grid, o->block, p->name, max_blocks, o->block, p->multiProcessorCount, per_sm, limit,
+                fa.numRegs, p->maxThreadsPerMultiProcessor, max_blocks * o->block);
+        return 2;
+    }
+    return 0;
+}
+
+/* cudaMalloc + zero; returns the device pointer or NULL after a message. */
+static void *dev_zalloc(size_t bytes, const char *what)
+{
+    void *p = NULL;
+    cudaError_t e = cudaMalloc(&p, bytes ? bytes : 1);
+    if (e == cudaSuccess) e = cudaMemset(p, 0, bytes ? bytes : 1);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gpumpi: cannot allocate %zu bytes of device memory for %s: %s\n", bytes, what,
+                cudaGetErrorString(e));
+        return NULL;
+    }
+    return p;
+}
+
+int gp_backend_run(gp_options *o, int **codes_out)
+{
+    int dev = 0;
+    cudaDeviceProp p;
+    int ndev = 0;
+    if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
+        fprintf(stderr, "gpumpi: no CUDA GPU found; build with --backend=threads to run on host threads\n");
+        return 1;
+    }
+    CK(cudaGetDeviceProperties(&p, dev));
+    CK(cudaSetDevice(dev));
+    gp_shape_ranks(o, 128);
+    int rc = check_coresident(o, &p);
+    if (rc) return rc;
+    CK(cudaDeviceSetLimit(cudaLimitStackSize, o->stack));
+    CK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, o->heap));
+
+    int n = o->nranks;
+    gp_world hw;
+    memset(&hw, 0, sizeof hw);
+    hw.nranks = n;
+    hw.argc = o->app_argc;
+    snprintf(hw.processor_name, sizeof hw.processor_name, "%s", p.name);
+    size_t argv_bytes = gp_argv_pack(o->app_argc, o->app_argv, NULL, 0);
+    char *argv_dev = (char *)dev_zalloc(argv_bytes, "the program arguments");
+    hw.ranks = (gp_rank *)dev_zalloc(sizeof(gp_rank) * n, "per-rank state");
+    hw.slots = (gp_msg *)dev_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
+    hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
+    hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
+    gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
+    if (!argv_dev || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !w) return 1;
+    char *argv_host = (char *)malloc(argv_bytes);
+    gp_argv_pack(o->app_argc, o->app_argv, argv_host, (uintptr_t)argv_dev);
+    CK(cudaMemcpy(argv_dev, argv_host, argv_bytes, cudaMemcpyHostToDevice));
+    free(argv_host);
+    hw.argv = (char **)argv_dev;
+
+    gp_host_cell *cells_host;
+    CK(cudaHostAlloc((void **)&cells_host, sizeof(gp_host_cell) * GP_HOST_CELLS, cudaHostAllocMapped));
+    gp_host_service_init(cells_host);
+    CK(cudaHostGetDevicePointer((void **)&hw.host_cells, cells_host, 0));
+
+    CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
+    CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
+    gp_clock_origin_kernel<<<1, 1>>>(w);
+    CK(cudaGetLastError());
+    CK(cudaDeviceSynchronize());
+
+    /* From here on nothing may wait for the kernel: a non-blocking stream,
+     * and only cudaStreamQuery while it runs. A cooperative launch fails
+     * instead of starting blocks that cannot all be resident. */
+    cudaStream_t s;
+    CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    void *args[] = {&n};
+    CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid), dim3(o->block), args, 0, s));
+    cudaError_t st;
+    while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) gp_host_service_idle(gp_host_service_poll());
+    gp_host_service_poll();
+    if (st != cudaSuccess) {
+        fprintf(stderr, "gpumpi: the GPU stopped the ranks: %s\n", cudaGetErrorString(st));
+        return 1;
+    }
+    int *codes = (int *)malloc(sizeof(int) * n);
+    uint32_t *exited = (uint32_t *)malloc(sizeof(uint32_t) * n);
+    CK(cudaMemcpy(codes, hw.exit_codes, sizeof(int) * n, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(exited, hw.exited, sizeof(uint32_t) * n, cudaMemcpyDeviceToHost));
+    for (int r = 0; r < n; r++)
+        if (!exited[r]) codes[r] = 1; /* ended without returning: should not happen */
+    free(exited);
+    *codes_out = codes;
+    return 0;
+}

@@ -1,0 +1,85 @@
+/* The host-threads backend: one POSIX thread per rank running the same
+ * converted code, runtime and libc-shim, for CI and for debugging a port
+ * with gdb, valgrind or sanitizers. */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "host_service.h"
+
+/* Defined by the runtime (C++); globals in C++ are not name-mangled. */
+extern gp_world *gp_world_ptr;
+void gp_rank_run(void);
+__thread int gp_threads_rank;
+
+static void *rank_thread(void *arg)
+{
+    gp_threads_rank = (int)(intptr_t)arg;
+    gp_rank_run();
+    return NULL;
+}
+
+static void *zalloc(size_t bytes)
+{
+    void *p = calloc(1, bytes ? bytes : 1);
+    if (!p) {
+        fprintf(stderr, "gpumpi: out of host memory (%zu bytes)\n", bytes);
+        exit(1);
+    }
+    return p;
+}
+
+int gp_backend_run(gp_options *o, int **codes_out)
+{
+    gp_shape_ranks(o, 128);
+    int n = o->nranks;
+    gp_world *w = zalloc(sizeof *w);
+    w->nranks = n;
+    w->argc = o->app_argc;
+    if (gethostname(w->processor_name, sizeof w->processor_name - 1) != 0) strcpy(w->processor_name, "localhost");
+    size_t argv_bytes = gp_argv_pack(o->app_argc, o->app_argv, NULL, 0);
+    char *blob = zalloc(argv_bytes);
+    gp_argv_pack(o->app_argc, o->app_argv, blob, (uintptr_t)blob);
+    w->argv = (char **)blob;
+    w->ranks = zalloc(sizeof(gp_rank) * n);
+    w->slots = zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n);
+    w->exit_codes = zalloc(sizeof(int) * n);
+    w->exited = zalloc(sizeof(uint32_t) * n);
+    w->host_cells = zalloc(sizeof(gp_host_cell) * GP_HOST_CELLS);
+    gp_host_service_init(w->host_cells);
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    w->t0_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    gp_world_ptr = w;
+
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, o->stack < (1u << 20) ? (1u << 20) : o->stack);
+    pthread_t *threads = zalloc(sizeof(pthread_t) * n);
+    for (int r = 0; r < n; r++) {
+        int e = pthread_create(&threads[r], &attr, rank_thread, (void *)(intptr_t)r);
+        if (e) {
+            fprintf(stderr, "gpumpi: cannot start the thread for rank %d of %d: %s\n", r, n, strerror(e));
+            exit(1);
+        }
+    }
+    /* Serve host calls until every rank has returned. */
+    for (;;) {
+        int done = 1;
+        for (int r = 0; r < n && done; r++) done = __atomic_load_n(&w->exited[r], __ATOMIC_ACQUIRE) != 0;
+        int found = gp_host_service_poll();
+        if (done) break;
+        gp_host_service_idle(found);
+    }
+    for (int r = 0; r < n; r++) pthread_join(threads[r], NULL);
+    gp_host_service_poll();
+    int *codes = zalloc(sizeof(int) * n);
+    memcpy(codes, w->exit_codes, sizeof(int) * n);
+    *codes_out = codes;
+    return 0;
+}

@@ -1,0 +1,33 @@
+/* Run-time options: everything after "---gpumpi" on the command line. */
+#ifndef GPUMPI_OPTIONS_H
+#define GPUMPI_OPTIONS_H
+
+#include <stddef.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct gp_options {
+    int nranks;        /* -n: ranks; 0 = from -g x -b */
+    int grid;          /* -g: blocks; 0 = launcher's choice */
+    int block;         /* -b: threads per block; 0 = launcher's choice */
+    size_t stack;      /* --stack: bytes per rank */
+    size_t heap;       /* --heap: device heap bytes */
+    int verbose;       /* -v */
+    int app_argc;      /* the program's own arguments, argv[0] included */
+    char **app_argv;
+} gp_options;
+
+/* Fills o from argv; on --help prints usage and exits 0, on a bad option
+ * prints what is wrong and the usage and exits 2. */
+void gp_parse_options(int argc, char **argv, gp_options *o);
+
+/* Settle nranks, grid and block: -n alone picks the block shape. */
+void gp_shape_ranks(gp_options *o, int default_block);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,26 @@
+/* Included first by every <x.h.cuh>: the host's own C headers, all of them,
+ * before any shim macro exists. Types (size_t, va_list, FILE's friends) come
+ * from them, and once their include guards are set no later #include can
+ * see our macros renaming printf, strlen, malloc and the rest. */
+#ifndef GPUMPI_SHIM_PRELUDE_H
+#define GPUMPI_SHIM_PRELUDE_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <float.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <math.h>
+#include <assert.h>
+
+#include "gpumpi/platform.h"
+#include "gpumpi/shim_stdio.h"
+#include "gpumpi/shim_stdlib.h"
+#include "gpumpi/shim_string.h"
+
+#endif

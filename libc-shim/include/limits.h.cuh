@@ -1,0 +1,3 @@
+/* <limits.h> for converted code: the host header serves the device as is
+ * (CUDA provides the device versions of its functions). */
+#include "gpumpi/shim_prelude.h"

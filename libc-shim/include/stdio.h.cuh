@@ -1,0 +1,29 @@
+/* <stdio.h> for converted code. */
+#include "gpumpi/shim_prelude.h"
+#ifndef GPUMPI_STDIO_H_CUH
+#define GPUMPI_STDIO_H_CUH
+#undef stdin
+#undef stdout
+#undef stderr
+#define FILE gp_FILE
+#define stdin (&gp_std_files[0])
+#define stdout (&gp_std_files[1])
+#define stderr (&gp_std_files[2])
+#define printf gp_printf
+#define vprintf gp_vprintf
+#define fprintf gp_fprintf
+#define vfprintf gp_vfprintf
+#define sprintf gp_sprintf
+#define vsprintf gp_vsprintf
+#define snprintf gp_snprintf
+#define vsnprintf gp_vsnprintf
+#define puts gp_puts
+#define fputs gp_fputs
+#undef putchar
+#define putchar gp_putchar
+#undef putc
+#define putc gp_fputc
+#define fputc gp_fputc
+#define fwrite gp_fwrite
+#define fflush gp_fflush
+#endif

@@ -1,0 +1,152 @@
+/* The platform layer: the only code that differs between the CUDA backend
+ * and the host-threads backend. Rank id, atomics, fences, pause. Nothing
+ * else may test GPUMPI_CUDA / GPUMPI_THREADS.
+ *
+ * Three ways this header is compiled:
+ *   - by nvcc for the GPU backend              (__CUDACC__ defined)
+ *   - by g++ -x c++ for the threads backend    (GPUMPI_BACKEND_THREADS defined)
+ *   - by libclang parsing the user's plain C   (neither: declarations only)
+ */
+#ifndef GPUMPI_PLATFORM_H
+#define GPUMPI_PLATFORM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__CUDACC__) && !defined(GPUMPI_BACKEND_THREADS)
+#define GPUMPI_CUDA 1
+#define GPUMPI_FN __device__
+#define GPUMPI_VAR __device__
+/* nvcc 13 miscompiles a variadic device function inlined into its caller
+ * (ptxas: "Unknown symbol '%VAParam'"): keep every variadic one out of line. */
+#define GPUMPI_VARIADIC_FN __device__ __noinline__
+#elif defined(GPUMPI_BACKEND_THREADS)
+#define GPUMPI_THREADS 1
+#ifndef __device__
+#define __device__
+#define __host__
+#define __global__
+#define __forceinline__ inline
+#define __noinline__ __attribute__((noinline))
+#endif
+#define GPUMPI_FN
+#define GPUMPI_VAR
+#define GPUMPI_VARIADIC_FN
+#else
+/* plain C parse of user code: no bodies below are used */
+#define GPUMPI_FN
+#define GPUMPI_VAR
+#define GPUMPI_VARIADIC_FN
+#endif
+
+#if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
+
+#if defined(GPUMPI_CUDA)
+#include <cuda/atomic>
+#define GP_DEV_REF(T, p) cuda::atomic_ref<T, cuda::thread_scope_device>(*(p))
+#define GP_SYS_REF(T, p) cuda::atomic_ref<T, cuda::thread_scope_system>(*(p))
+#define GP_ACQ cuda::memory_order_acquire
+#define GP_REL cuda::memory_order_release
+#define GP_RLX cuda::memory_order_relaxed
+#define GP_ACQREL cuda::memory_order_acq_rel
+#else
+#include <pthread.h>
+#include <sched.h>
+#include <time.h>
+#endif
+
+/* The rank this thread runs as (world rank). */
+#if defined(GPUMPI_CUDA)
+__device__ static __forceinline__ int gp_thread_rank(void)
+{
+    return (int)(blockIdx.x * blockDim.x + threadIdx.x);
+}
+#else
+extern __thread int gp_threads_rank;
+static inline int gp_thread_rank(void) { return gp_threads_rank; }
+#endif
+
+/* Device-scope atomics on words shared by ranks. On the threads backend the
+ * "device" is the process, so device and system scope are the same. */
+#if defined(GPUMPI_CUDA)
+__device__ static __forceinline__ uint32_t gp_load_acquire(uint32_t *p) { return GP_DEV_REF(uint32_t, p).load(GP_ACQ); }
+__device__ static __forceinline__ void gp_store_release(uint32_t *p, uint32_t v) { GP_DEV_REF(uint32_t, p).store(v, GP_REL); }
+__device__ static __forceinline__ uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { return GP_DEV_REF(uint32_t, p).fetch_add(v, GP_ACQREL); }
+__device__ static __forceinline__ uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return GP_DEV_REF(uint64_t, p).fetch_add(v, GP_ACQREL); }
+__device__ static __forceinline__ int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
+{
+    return GP_DEV_REF(uint32_t, p).compare_exchange_strong(expect, want, GP_ACQREL, GP_ACQ);
+}
+/* System scope: words in mapped pinned memory that the host reads or writes. */
+__device__ static __forceinline__ uint64_t gp_sys_load_acquire64(uint64_t *p) { return GP_SYS_REF(uint64_t, p).load(GP_ACQ); }
+__device__ static __forceinline__ void gp_sys_store_release64(uint64_t *p, uint64_t v) { GP_SYS_REF(uint64_t, p).store(v, GP_REL); }
+#else
+static inline uint32_t gp_load_acquire(uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void gp_store_release(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+static inline uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
+static inline uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
+static inline int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
+{
+    return __atomic_compare_exchange_n(p, &expect, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline uint64_t gp_sys_load_acquire64(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline void gp_sys_store_release64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#endif
+
+/* Back off while waiting for another rank. On the GPU a short sleep frees
+ * issue slots for the warps doing work; on the threads backend a waiting rank
+ * must give up its core (CI runs 64 ranks on 2 cores). */
+GPUMPI_FN static inline void gp_pause(unsigned *spins)
+{
+#if defined(GPUMPI_CUDA)
+    unsigned ns = *spins < 8 ? 32u : (*spins < 64 ? 256u : 2000u);
+    __nanosleep(ns);
+#else
+    if (*spins < 16) {
+        sched_yield();
+    } else {
+        struct timespec ts = {0, *spins < 256 ? 20000L : 200000L};
+        nanosleep(&ts, 0);
+    }
+#endif
+    (*spins)++;
+}
+
+/* Nanoseconds on a clock shared by all ranks (the GPU's global timer). */
+GPUMPI_FN static inline uint64_t gp_clock_ns(void)
+{
+#if defined(GPUMPI_CUDA)
+    uint64_t t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+#else
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+/* Can another rank read this address? On the GPU a thread's stack (local
+ * memory) is private to it; heap, globals and mapped memory are shared. */
+GPUMPI_FN static inline int gp_is_shared_memory(const void *p)
+{
+#if defined(GPUMPI_CUDA)
+    return __isGlobal(p);
+#else
+    (void)p;
+    return 1;
+#endif
+}
+
+/* End the calling rank now (its state is already recorded). */
+GPUMPI_FN static inline void gp_end_this_rank(void)
+{
+#if defined(GPUMPI_CUDA)
+    asm volatile("exit;");
+#else
+    pthread_exit(0);
+#endif
+}
+
+#endif /* GPUMPI_CUDA || GPUMPI_THREADS */
+#endif

@@ -1,0 +1,142 @@
+/* gpumpi's public MPI header. Plain C: the converter parses user code
+ * against it, and the converted code includes it through <mpi.h.cuh>.
+ * Names, constants and error classes follow the MPI standard. */
+#ifndef GPUMPI_MPI_H
+#define GPUMPI_MPI_H
+
+#include "gpumpi/platform.h"
+
+#define MPI_VERSION 3
+#define MPI_SUBVERSION 1
+
+typedef int MPI_Comm;
+typedef int MPI_Datatype;
+typedef int MPI_Op;
+typedef long MPI_Aint;
+typedef long long MPI_Count;
+typedef long long MPI_Offset;
+
+typedef struct MPI_Status {
+    int MPI_SOURCE;
+    int MPI_TAG;
+    int MPI_ERROR;
+    int gp_count_bytes; /* private: bytes received */
+    int gp_cancelled;   /* private */
+} MPI_Status;
+
+/* Communicators: the context id is the handle. */
+#define MPI_COMM_NULL ((MPI_Comm)0)
+#define MPI_COMM_WORLD ((MPI_Comm)1)
+#define MPI_COMM_SELF ((MPI_Comm)2)
+
+/* Datatypes: the handle encodes an index into gp_type_size[]. */
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0)
+#define MPI_CHAR ((MPI_Datatype)1)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)2)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)3)
+#define MPI_BYTE ((MPI_Datatype)4)
+#define MPI_SHORT ((MPI_Datatype)5)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)6)
+#define MPI_INT ((MPI_Datatype)7)
+#define MPI_UNSIGNED ((MPI_Datatype)8)
+#define MPI_LONG ((MPI_Datatype)9)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)10)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)11)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)12)
+#define MPI_FLOAT ((MPI_Datatype)13)
+#define MPI_DOUBLE ((MPI_Datatype)14)
+#define MPI_LONG_DOUBLE ((MPI_Datatype)15)
+#define MPI_INT8_T ((MPI_Datatype)16)
+#define MPI_INT16_T ((MPI_Datatype)17)
+#define MPI_INT32_T ((MPI_Datatype)18)
+#define MPI_INT64_T ((MPI_Datatype)19)
+#define MPI_UINT8_T ((MPI_Datatype)20)
+#define MPI_UINT16_T ((MPI_Datatype)21)
+#define MPI_UINT32_T ((MPI_Datatype)22)
+#define MPI_UINT64_T ((MPI_Datatype)23)
+#define MPI_C_BOOL ((MPI_Datatype)24)
+#define MPI_WCHAR ((MPI_Datatype)25)
+#define GPUMPI_NUM_BASIC_TYPES 26
+
+#define MPI_OP_NULL ((MPI_Op)0)
+#define MPI_MAX ((MPI_Op)1)
+#define MPI_MIN ((MPI_Op)2)
+#define MPI_SUM ((MPI_Op)3)
+#define MPI_PROD ((MPI_Op)4)
+#define MPI_LAND ((MPI_Op)5)
+#define MPI_BAND ((MPI_Op)6)
+#define MPI_LOR ((MPI_Op)7)
+#define MPI_BOR ((MPI_Op)8)
+#define MPI_LXOR ((MPI_Op)9)
+#define MPI_BXOR ((MPI_Op)10)
+
+#define MPI_ANY_SOURCE (-2)
+#define MPI_ANY_TAG (-1)
+#define MPI_PROC_NULL (-3)
+#define MPI_ROOT (-4)
+#define MPI_UNDEFINED (-32766)
+#define MPI_TAG_UB_VALUE 0x7fffffff
+
+#define MPI_STATUS_IGNORE ((MPI_Status *)0)
+#define MPI_STATUSES_IGNORE ((MPI_Status *)0)
+#define MPI_IN_PLACE ((void *)-1)
+
+#define MPI_MAX_PROCESSOR_NAME 256
+#define MPI_MAX_ERROR_STRING 256
+
+/* Error classes (MPI standard names; values are ours). */
+#define MPI_SUCCESS 0
+#define MPI_ERR_BUFFER 1
+#define MPI_ERR_COUNT 2
+#define MPI_ERR_TYPE 3
+#define MPI_ERR_TAG 4
+#define MPI_ERR_COMM 5
+#define MPI_ERR_RANK 6
+#define MPI_ERR_REQUEST 7
+#define MPI_ERR_ROOT 8
+#define MPI_ERR_GROUP 9
+#define MPI_ERR_OP 10
+#define MPI_ERR_TOPOLOGY 11
+#define MPI_ERR_DIMS 12
+#define MPI_ERR_ARG 13
+#define MPI_ERR_UNKNOWN 14
+#define MPI_ERR_TRUNCATE 15
+#define MPI_ERR_OTHER 16
+#define MPI_ERR_INTERN 17
+#define MPI_ERR_PENDING 18
+#define MPI_ERR_IN_STATUS 19
+#define MPI_ERR_NO_MEM 20
+#define MPI_ERR_LASTCODE 64
+
+#define MPI_THREAD_SINGLE 0
+#define MPI_THREAD_FUNNELED 1
+#define MPI_THREAD_SERIALIZED 2
+#define MPI_THREAD_MULTIPLE 3
+
+GPUMPI_FN int MPI_Init(int *argc, char ***argv);
+GPUMPI_FN int MPI_Init_thread(int *argc, char ***argv, int required, int *provided);
+GPUMPI_FN int MPI_Initialized(int *flag);
+GPUMPI_FN int MPI_Finalize(void);
+GPUMPI_FN int MPI_Finalized(int *flag);
+GPUMPI_FN int MPI_Abort(MPI_Comm comm, int errorcode);
+GPUMPI_FN int MPI_Comm_rank(MPI_Comm comm, int *rank);
+GPUMPI_FN int MPI_Comm_size(MPI_Comm comm, int *size);
+GPUMPI_FN int MPI_Get_processor_name(char *name, int *resultlen);
+GPUMPI_FN int MPI_Get_version(int *version, int *subversion);
+GPUMPI_FN double MPI_Wtime(void);
+GPUMPI_FN double MPI_Wtick(void);
+
+GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                       MPI_Status *status);
+GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+
+GPUMPI_FN int MPI_Barrier(MPI_Comm comm);
+GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
+GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         int root, MPI_Comm comm);
+GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm);
+
+#endif

@@ -1,0 +1,112 @@
+/* Blocking collectives over point-to-point messages in the communicator's
+ * collective context, with logarithmic algorithms: dissemination barrier,
+ * binomial broadcast and binomial reduction. The reduction tree pairs ranks
+ * as MPICH's does, so floating-point sums round the same way. */
+#include "runtime.h"
+#include "gpumpi/shim_string.h"
+#include "gpumpi/shim_stdlib.h"
+
+enum { GP_TAG_BARRIER = 1, GP_TAG_BCAST = 2, GP_TAG_REDUCE = 3 };
+
+/* Collective messages go between communicator ranks in the collective context. */
+GPUMPI_FN static void gp_coll_send(MPI_Comm comm, const void *buf, size_t bytes, int to, int tag)
+{
+    gp_send_bytes(buf, bytes, gp_comm_to_world(comm, to), tag, gp_ctx_coll(comm));
+}
+
+GPUMPI_FN static void gp_coll_recv(const char *fn, MPI_Comm comm, void *buf, size_t bytes, int from, int tag)
+{
+    int src, got_tag;
+    size_t got;
+    gp_recv_bytes(buf, bytes, gp_comm_to_world(comm, from), tag, gp_ctx_coll(comm), &src, &got_tag, &got);
+    if (got != bytes)
+        gp_fatal(fn, MPI_ERR_TRUNCATE, "ranks disagree on the message size (rank %d sent %zu bytes, expected %zu)",
+                 from, got, bytes);
+}
+
+GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
+{
+    gp_comm_check("MPI_Barrier", comm);
+    int n = gp_comm_size(comm), me = gp_comm_rank(comm);
+    char token = 0;
+    for (int dist = 1; dist < n; dist <<= 1) {
+        gp_coll_send(comm, &token, 0, (me + dist) % n, GP_TAG_BARRIER);
+        gp_coll_recv("MPI_Barrier", comm, &token, 0, (me - dist + n) % n, GP_TAG_BARRIER);
+    }
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN static int gp_check_root(const char *fn, MPI_Comm comm, int root)
+{
+    if (root < 0 || root >= gp_comm_size(comm))
+        return gp_fatal(fn, MPI_ERR_ROOT, "invalid root %d (communicator has %d ranks)", root, gp_comm_size(comm));
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    gp_comm_check("MPI_Bcast", comm);
+    gp_type_check("MPI_Bcast", datatype, count);
+    gp_check_root("MPI_Bcast", comm, root);
+    int n = gp_comm_size(comm), me = gp_comm_rank(comm);
+    size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
+    int rel = (me - root + n) % n;
+    int mask = 1;
+    while (mask < n) {
+        if (rel & mask) {
+            gp_coll_recv("MPI_Bcast", comm, buffer, bytes, (rel - mask + root) % n, GP_TAG_BCAST);
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (rel + mask < n) gp_coll_send(comm, buffer, bytes, (rel + mask + root) % n, GP_TAG_BCAST);
+    return MPI_SUCCESS;
+}
+
+/* Scratch for a reduction: on the stack when small, else the heap. */
+#define GP_REDUCE_STACK_BYTES 256
+
+GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                         int root, MPI_Comm comm)
+{
+    gp_comm_check("MPI_Reduce", comm);
+    gp_type_check("MPI_Reduce", datatype, count);
+    gp_check_root("MPI_Reduce", comm, root);
+    int n = gp_comm_size(comm), me = gp_comm_rank(comm);
+    size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
+    uint64_t stack_acc[GP_REDUCE_STACK_BYTES / 8], stack_tmp[GP_REDUCE_STACK_BYTES / 8];
+    int on_heap = bytes > GP_REDUCE_STACK_BYTES;
+    void *tmp = on_heap ? gp_malloc(bytes) : (void *)stack_tmp;
+    /* the root accumulates in recvbuf; others in scratch */
+    void *acc = me == root ? recvbuf : (on_heap ? gp_malloc(bytes) : (void *)stack_acc);
+    if (!tmp || !acc) return gp_fatal("MPI_Reduce", MPI_ERR_NO_MEM, "no device heap left for %zu bytes", bytes);
+    if (sendbuf != MPI_IN_PLACE) gp_memcpy(acc, sendbuf, bytes);
+    int rel = (me - root + n) % n;
+    for (int mask = 1; mask < n; mask <<= 1) {
+        if (rel & mask) {
+            gp_coll_send(comm, acc, bytes, (rel - mask + root) % n, GP_TAG_REDUCE);
+            break;
+        }
+        if (rel + mask < n) {
+            gp_coll_recv("MPI_Reduce", comm, tmp, bytes, (rel + mask + root) % n, GP_TAG_REDUCE);
+            int rc = gp_reduce_apply(op, datatype, tmp, acc, count);
+            if (rc != MPI_SUCCESS)
+                return gp_fatal("MPI_Reduce", rc, "operation %d is not defined for datatype %d", (int)op,
+                                (int)datatype);
+        }
+    }
+    if (on_heap) {
+        gp_free(tmp);
+        if (acc != recvbuf) gp_free(acc);
+    }
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm)
+{
+    int in_place_leaf = sendbuf == MPI_IN_PLACE && gp_comm_rank(comm) != 0;
+    MPI_Reduce(in_place_leaf ? recvbuf : sendbuf, recvbuf, count, datatype, op, 0, comm);
+    return MPI_Bcast(recvbuf, count, datatype, 0, comm);
+}

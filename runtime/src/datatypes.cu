@@ -1,0 +1,27 @@
+/* Basic datatypes: handle -> size in bytes. */
+#include "runtime.h"
+
+GPUMPI_FN int gp_type_size(MPI_Datatype t)
+{
+    switch (t) {
+    case MPI_CHAR: case MPI_SIGNED_CHAR: case MPI_UNSIGNED_CHAR: case MPI_BYTE:
+    case MPI_INT8_T: case MPI_UINT8_T: case MPI_C_BOOL:
+        return 1;
+    case MPI_SHORT: case MPI_UNSIGNED_SHORT: case MPI_INT16_T: case MPI_UINT16_T:
+        return 2;
+    case MPI_INT: case MPI_UNSIGNED: case MPI_FLOAT: case MPI_INT32_T: case MPI_UINT32_T: case MPI_WCHAR:
+        return 4;
+    case MPI_LONG: case MPI_UNSIGNED_LONG: return (int)sizeof(long);
+    case MPI_LONG_LONG_INT: case MPI_UNSIGNED_LONG_LONG: case MPI_DOUBLE: case MPI_INT64_T: case MPI_UINT64_T:
+        return 8;
+    case MPI_LONG_DOUBLE: return (int)sizeof(long double);
+    default: return -1;
+    }
+}
+
+GPUMPI_FN int gp_type_check(const char *fn, MPI_Datatype t, int count)
+{
+    if (gp_type_size(t) < 0) return gp_fatal(fn, MPI_ERR_TYPE, "invalid datatype %d", (int)t);
+    if (count < 0) return gp_fatal(fn, MPI_ERR_COUNT, "negative count %d", count);
+    return MPI_SUCCESS;
+}

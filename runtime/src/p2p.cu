@@ -1,0 +1,151 @@
+/* Point-to-point transport between ranks on one device.
+ * Small messages are copied into one of the sender's slots (eager: the send
+ * completes at once). Large ones from shared memory are copied once, by the
+ * receiver, straight out of the sender's buffer (rendezvous: the send
+ * completes when the copy is done). Large ones from a thread's private stack
+ * are staged on the heap first, since no other thread can read them. */
+#include "runtime.h"
+#include "gpumpi/shim_string.h"
+#include "gpumpi/shim_stdlib.h"
+
+GPUMPI_FN static gp_msg *gp_slot_acquire(int me)
+{
+    gp_world *w = gp_w();
+    gp_rank *r = &w->ranks[me];
+    gp_msg *slots = w->slots + (size_t)me * GP_SLOTS_PER_RANK;
+    unsigned spins = 0;
+    for (;;) {
+        for (int i = 0; i < GP_SLOTS_PER_RANK; i++) {
+            uint32_t k = (r->next_slot + (uint32_t)i) % GP_SLOTS_PER_RANK;
+            if (gp_load_acquire(&slots[k].state) == GP_SLOT_FREE) {
+                r->next_slot = k + 1;
+                return &slots[k];
+            }
+        }
+        gp_pause(&spins); /* all in flight: wait for a receiver to take one */
+    }
+}
+
+GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int tag, int ctx)
+{
+    int me = gp_thread_rank();
+    gp_msg *m = gp_slot_acquire(me);
+    m->src = me;
+    m->tag = tag;
+    m->ctx = ctx;
+    m->bytes = (uint32_t)bytes;
+    m->staged = 0;
+    int rendezvous = 0;
+    if (bytes <= GP_EAGER_BYTES) {
+        gp_memcpy(m->payload, buf, bytes);
+        m->data = m->payload;
+    } else if (gp_is_shared_memory(buf) && dest_world != me) {
+        m->data = buf;
+        rendezvous = 1;
+    } else {
+        /* a send to self must not wait for its own receive */
+        m->staged = gp_malloc(bytes);
+        if (!m->staged) gp_fatal("MPI_Send", MPI_ERR_NO_MEM, "no device heap left to stage %zu bytes (raise --heap)", bytes);
+        gp_memcpy(m->staged, buf, bytes);
+        m->data = m->staged;
+    }
+    m->state = GP_SLOT_QUEUED;
+    gp_enqueue(dest_world, m);
+    if (rendezvous) {
+        unsigned spins = 0;
+        while (gp_load_acquire(&m->state) != GP_SLOT_FREE) gp_pause(&spins);
+    }
+}
+
+GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
+                            size_t *got_bytes)
+{
+    gp_rank *me = gp_self();
+    unsigned spins = 0;
+    gp_msg *m;
+    for (;;) {
+        uint32_t seen = gp_load_acquire(&me->arrivals);
+        m = gp_take_match(src_world, tag, ctx);
+        if (m) break;
+        while (gp_load_acquire(&me->arrivals) == seen) gp_pause(&spins);
+    }
+    size_t n = m->bytes;
+    int rc = MPI_SUCCESS;
+    if (n > cap) {
+        rc = MPI_ERR_TRUNCATE;
+        n = cap;
+    }
+    gp_memcpy(buf, m->data, n);
+    if (m->staged) gp_free(m->staged);
+    *got_src = m->src;
+    *got_tag = m->tag;
+    *got_bytes = m->bytes;
+    gp_store_release(&m->state, GP_SLOT_FREE); /* also completes a rendezvous send */
+    return rc;
+}
+
+GPUMPI_FN static int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
+{
+    if (peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE)) return MPI_SUCCESS;
+    if (peer < 0 || peer >= gp_comm_size(comm))
+        return gp_fatal(fn, MPI_ERR_RANK, "invalid rank %d (communicator has %d ranks)", peer, gp_comm_size(comm));
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    gp_comm_check("MPI_Send", comm);
+    gp_type_check("MPI_Send", datatype, count);
+    gp_check_peer("MPI_Send", comm, dest, 0);
+    if (tag < 0) gp_fatal("MPI_Send", MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
+    if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
+    gp_send_bytes(buf, (size_t)count * (size_t)gp_type_size(datatype), gp_comm_to_world(comm, dest), tag,
+                  gp_ctx_p2p(comm));
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                       MPI_Status *status)
+{
+    gp_comm_check("MPI_Recv", comm);
+    gp_type_check("MPI_Recv", datatype, count);
+    gp_check_peer("MPI_Recv", comm, source, 1);
+    if (tag < 0 && tag != MPI_ANY_TAG) gp_fatal("MPI_Recv", MPI_ERR_TAG, "invalid tag %d", tag);
+    if (source == MPI_PROC_NULL) {
+        if (status) {
+            status->MPI_SOURCE = MPI_PROC_NULL;
+            status->MPI_TAG = MPI_ANY_TAG;
+            status->MPI_ERROR = MPI_SUCCESS;
+            status->gp_count_bytes = 0;
+            status->gp_cancelled = 0;
+        }
+        return MPI_SUCCESS;
+    }
+    size_t cap = (size_t)count * (size_t)gp_type_size(datatype);
+    int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(comm, source);
+    int got_src, got_tag;
+    size_t got;
+    int rc = gp_recv_bytes(buf, cap, src, tag, gp_ctx_p2p(comm), &got_src, &got_tag, &got);
+    if (rc == MPI_ERR_TRUNCATE)
+        gp_fatal("MPI_Recv", rc, "message truncated (got %zu bytes, buffer %zu) from rank %d tag %d", got, cap,
+                 gp_world_to_comm(comm, got_src), got_tag);
+    if (status) {
+        status->MPI_SOURCE = gp_world_to_comm(comm, got_src);
+        status->MPI_TAG = got_tag;
+        status->MPI_ERROR = rc;
+        status->gp_count_bytes = (int)got;
+        status->gp_cancelled = 0;
+    }
+    return rc;
+}
+
+GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    int size = gp_type_size(datatype);
+    if (size < 0) return gp_fatal("MPI_Get_count", MPI_ERR_TYPE, "invalid datatype %d", (int)datatype);
+    if (size == 0)
+        *count = 0;
+    else
+        *count = status->gp_count_bytes % size ? MPI_UNDEFINED : status->gp_count_bytes / size;
+    return MPI_SUCCESS;
+}

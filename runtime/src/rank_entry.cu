@@ -1,0 +1,24 @@
+/* What every rank runs: the user's main, then its exit is recorded. The
+ * CUDA kernel and the threads backend's thread function both call this. */
+#include "runtime.h"
+#include "gpumpi/launch.h"
+#include "gpumpi/shim_stdio.h"
+
+/* The converter renames the user's main and emits this entry point. */
+GPUMPI_FN int __gpumpi_main(int argc, char **argv);
+
+GPUMPI_FN void gp_rank_finish(int code)
+{
+    gp_world *w = gp_w();
+    int r = gp_thread_rank();
+    gp_stdio_flush_rank();
+    w->exit_codes[r] = code;
+    gp_store_release(&w->exited[r], 1);
+}
+
+extern "C" GPUMPI_FN void gp_rank_run(void)
+{
+    gp_world *w = gp_w();
+    int code = __gpumpi_main(w->argc, w->argv);
+    gp_rank_finish(code);
+}

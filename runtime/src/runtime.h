@@ -1,0 +1,49 @@
+/* Internal interface of the device MPI runtime. */
+#ifndef GPUMPI_RUNTIME_H
+#define GPUMPI_RUNTIME_H
+
+#include "mpi.h"
+#include "gpumpi/world.h"
+
+extern GPUMPI_VAR gp_world *gp_world_ptr;
+
+GPUMPI_FN static inline gp_world *gp_w(void) { return gp_world_ptr; }
+GPUMPI_FN static inline gp_rank *gp_self(void) { return &gp_world_ptr->ranks[gp_thread_rank()]; }
+
+/* Errors: report "rank R: FN: what" and end the job (MPI_ERRORS_ARE_FATAL). */
+GPUMPI_VARIADIC_FN int gp_fatal(const char *fn, int errclass, const char *fmt, ...);
+
+/* Communicators: the two contexts of a communicator keep collective traffic
+ * apart from point-to-point traffic (MPI_ANY_TAG must never see it). */
+GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm);
+GPUMPI_FN int gp_comm_size(MPI_Comm comm);
+GPUMPI_FN int gp_comm_rank(MPI_Comm comm);
+GPUMPI_FN int gp_comm_to_world(MPI_Comm comm, int rank);
+GPUMPI_FN int gp_world_to_comm(MPI_Comm comm, int world_rank);
+GPUMPI_FN static inline int gp_ctx_p2p(MPI_Comm comm) { return comm * 2; }
+GPUMPI_FN static inline int gp_ctx_coll(MPI_Comm comm) { return comm * 2 + 1; }
+
+/* Datatypes. */
+GPUMPI_FN int gp_type_size(MPI_Datatype t); /* -1 if not a valid type */
+GPUMPI_FN int gp_type_check(const char *fn, MPI_Datatype t, int count);
+
+/* Reductions: inout[i] = in[i] op inout[i]. Returns an MPI error class. */
+GPUMPI_FN int gp_reduce_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count);
+
+/* Message matching (match.cu): envelopes queued at the receiving rank. */
+GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m);
+GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx);
+
+/* Point-to-point transport (p2p.cu), in world ranks and bytes. */
+GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int tag, int ctx);
+/* Returns MPI_SUCCESS or MPI_ERR_TRUNCATE; status gets world source. */
+GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
+                            size_t *got_bytes);
+
+/* Host calls (host_call.cu): a request to the launcher's host service. */
+GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len);
+
+/* Record the calling rank's exit status, after flushing its output. */
+GPUMPI_FN void gp_rank_finish(int code);
+
+#endif
