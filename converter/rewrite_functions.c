@@ -85,7 +85,11 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
             return CXChildVisit_Continue;
         }
         CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(cur));
-        if (mark_once(p, offset_of(start))) clang_CXRewriter_insertTextBefore(c->rw, start, "__device__ ");
+        /* nvcc 13 miscompiles a variadic device function inlined into its
+         * caller (ptxas: "Unknown symbol '%VAParam'"): keep those out of line */
+        if (mark_once(p, offset_of(start)))
+            clang_CXRewriter_insertTextBefore(c->rw, start,
+                                              clang_Cursor_isVariadic(cur) ? "__device__ __noinline__ " : "__device__ ");
         if (is_main(cur)) {
             rename_main_token(c, clang_getCursorLocation(cur));
             if (clang_isCursorDefinition(cur)) note_main(c, cur);

@@ -172,6 +172,7 @@ static int convert_and_compile(const job *j, const char *src, const char *cu, co
         gp_cmd_add(&cc, "-std=c++17");
         gp_cmd_add(&cc, "-rdc=true");
         gp_cmd_addf(&cc, "-arch=sm_%s", GPUMPI_CUDA_ARCH); /* sm_XX machine code plus compute_XX PTX */
+        gp_cmd_addf(&cc, "-maxrregcount=%s", GPUMPI_CUDA_MAXRREG); /* as the runtime: full occupancy */
     } else {
         gp_cmd_add(&cc, GPUMPI_HOST_CXX);
         gp_cmd_add(&cc, "-x");
@@ -181,7 +182,6 @@ static int convert_and_compile(const job *j, const char *src, const char *cu, co
     }
     gp_cmd_addf(&cc, "-I%s", GPUMPI_RUNTIME_INCLUDE);
     gp_cmd_addf(&cc, "-I%s", GPUMPI_SHIM_INCLUDE);
-    gp_cmd_addf(&cc, "-I%s", GPUMPI_SHIM_SRC_TMP);
     gp_cmd_add(&cc, "-include");
     gp_cmd_add(&cc, "gpumpi/platform.h");
     add_all(&cc, &j->compile_flags);

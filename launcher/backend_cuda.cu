@@ -109,8 +109,9 @@ int gp_backend_run(gp_options *o, int **codes_out)
     hw.slots = (gp_msg *)dev_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
     hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
     hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
+    hw.arrivals = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "arrival counters");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
-    if (!argv_dev || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !w) return 1;
+    if (!argv_dev || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.arrivals || !w) return 1;
     char *argv_host = (char *)malloc(argv_bytes);
     gp_argv_pack(o->app_argc, o->app_argv, argv_host, (uintptr_t)argv_dev);
     CK(cudaMemcpy(argv_dev, argv_host, argv_bytes, cudaMemcpyHostToDevice));

@@ -50,6 +50,7 @@ int gp_backend_run(gp_options *o, int **codes_out)
     w->slots = zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n);
     w->exit_codes = zalloc(sizeof(int) * n);
     w->exited = zalloc(sizeof(uint32_t) * n);
+    w->arrivals = zalloc(sizeof(uint32_t) * n);
     w->host_cells = zalloc(sizeof(gp_host_cell) * GP_HOST_CELLS);
     gp_host_service_init(w->host_cells);
     struct timespec ts;

@@ -12,7 +12,18 @@
  * (round half to even on the exact value, as glibc in the default rounding
  * mode) and so the field length for padding, once to print.
  */
-#include "format.h"
+#include "gpumpi/format.h"
+
+/* Keeps rarely taken, often referenced code out of line (code size). The
+ * decimal floating-point path (gp_fmt_dec, gp_dgen_*, gp_scan, gp_emit) must
+ * stay out of line too: inlined into gp_vformat under a register cap
+ * (-maxrregcount, which gpumpi uses for full occupancy) nvcc 13 miscompiles
+ * it and %f prints 0.000000 (seen on an H200; tests/gpu/format_on_gpu.cu). */
+#if defined(GPUMPI_CUDA)
+#define GP_NOINLINE __noinline__
+#else
+#define GP_NOINLINE __attribute__((noinline))
+#endif
 
 #define GP_E9 1000000000u
 /* Enough 32-bit words for both uses of gp_dgen.w: the integer part of
@@ -43,7 +54,9 @@ typedef struct gp_spec {
 
 /* ---- output ------------------------------------------------------------ */
 
-GPUMPI_FN static void gp_put(gp_sink *s, char c)
+/* Every byte goes through here. Out of line: inlined into its hundreds of
+ * call sites it multiplied the device code size by ten. */
+GPUMPI_FN static GP_NOINLINE void gp_put(gp_sink *s, char c)
 {
     s->total++;
     if (s->len >= s->cap) {
@@ -68,8 +81,9 @@ GPUMPI_FN static void gp_putmem(gp_sink *s, const char *p, long n)
         gp_put(s, *p++);
 }
 
-/* Padding for a field of len bytes: call pre before the sign/prefix, mid
- * after it (zero padding goes between prefix and digits), post at the end. */
+/* How many pad bytes widen a field of len bytes to the width. They go
+ * before the field (spaces), after the sign/prefix (zeros) or after the
+ * field ('-'), as each conversion decides. */
 GPUMPI_FN static long gp_padlen(const gp_spec *sp, long len)
 {
     return sp->width > len ? sp->width - len : 0;
@@ -231,7 +245,7 @@ typedef struct gp_dgen {
     long intdigits;      /* decimal digits of the integer part (>= 1) */
 } gp_dgen;
 
-GPUMPI_FN static void gp_dgen_init(gp_dgen *g, uint64_t m, int e2)
+GPUMPI_FN static GP_NOINLINE void gp_dgen_init(gp_dgen *g, uint64_t m, int e2)
 {
     int i;
     /* Drop trailing zero bits: a shorter fraction is less work. */
@@ -330,7 +344,7 @@ GPUMPI_FN static int gp_dgen_more(const gp_dgen *g)
 
 /* The next decimal digit: integer digits first, then the fraction's, then
  * zeros for ever. */
-GPUMPI_FN static int gp_dgen_next(gp_dgen *g)
+GPUMPI_FN static GP_NOINLINE int gp_dgen_next(gp_dgen *g)
 {
     if (g->pend) {
         int d = g->pend - 1;
@@ -386,7 +400,7 @@ typedef struct gp_rnd {
     int up;         /* round up (add one at the last kept digit) */
 } gp_rnd;
 
-GPUMPI_FN static void gp_scan(gp_dgen *g, long nkeep, gp_rnd *r)
+GPUMPI_FN static GP_NOINLINE void gp_scan(gp_dgen *g, long nkeep, gp_rnd *r)
 {
     int d = 0, last = 0;
     r->last_non9 = -1;
@@ -412,7 +426,7 @@ GPUMPI_FN static void gp_scan(gp_dgen *g, long nkeep, gp_rnd *r)
 
 /* Prints the a + b rounded digits, with a '.' after the first a if point.
  * carry: the rounding turned 99..9 into 100..0. */
-GPUMPI_FN static void gp_emit(gp_sink *s, gp_dgen *g, const gp_rnd *r, int carry, long a, long b,
+GPUMPI_FN static GP_NOINLINE void gp_emit(gp_sink *s, gp_dgen *g, const gp_rnd *r, int carry, long a, long b,
                               int point)
 {
     long n = a + b;
@@ -435,7 +449,7 @@ GPUMPI_FN static void gp_emit(gp_sink *s, gp_dgen *g, const gp_rnd *r, int carry
 }
 
 /* %f %e %g (kind 'f', 'e', 'g') of m * 2^e2. sign: 0 or the sign character. */
-GPUMPI_FN static void gp_fmt_dec(gp_sink *s, const gp_spec *sp, char sign, uint64_t m, int e2,
+GPUMPI_FN static GP_NOINLINE void gp_fmt_dec(gp_sink *s, const gp_spec *sp, char sign, uint64_t m, int e2,
                                  int kind, int upper)
 {
     gp_dgen g;
@@ -650,7 +664,8 @@ GPUMPI_FN static void gp_fmt_fp(gp_sink *s, const gp_spec *sp, double x, int con
 
 /* ---- the conversion loop ----------------------------------------------- */
 
-GPUMPI_FN int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
+/* Out of line so the four wrappers below do not each get a copy. */
+GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
 {
     size_t start = s->total;
     const char *p = fmt;
@@ -702,8 +717,8 @@ GPUMPI_FN int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
             sp.width = w;
         } else {
             while (*p >= '0' && *p <= '9') {
-                if (sp.width > (2147483647 - 9) / 10)
-                    return -1;
+                if (sp.width > (2147483647 - (*p - '0')) / 10)
+                    return -1; /* over INT_MAX: glibc's EOVERFLOW */
                 sp.width = sp.width * 10 + (*p++ - '0');
             }
             if (*p == '$')
@@ -719,7 +734,7 @@ GPUMPI_FN int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
             } else {
                 sp.prec = 0;
                 while (*p >= '0' && *p <= '9') {
-                    if (sp.prec > (2147483647 - 9) / 10)
+                    if (sp.prec > (2147483647 - (*p - '0')) / 10)
                         return -1;
                     sp.prec = sp.prec * 10 + (*p++ - '0');
                 }
@@ -921,7 +936,7 @@ GPUMPI_FN int gp_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap)
     return r;
 }
 
-GPUMPI_FN int gp_snprintf(char *buf, size_t n, const char *fmt, ...)
+GPUMPI_VARIADIC_FN int gp_snprintf(char *buf, size_t n, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
@@ -944,7 +959,7 @@ GPUMPI_FN int gp_vsprintf(char *buf, const char *fmt, va_list ap)
     return r;
 }
 
-GPUMPI_FN int gp_sprintf(char *buf, const char *fmt, ...)
+GPUMPI_VARIADIC_FN int gp_sprintf(char *buf, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);

@@ -1,6 +1,6 @@
 /* MPI environment: init/finalize, ranks and sizes, time, names, abort. */
 #include "runtime.h"
-#include "format.h"
+#include "gpumpi/format.h"
 #include "gpumpi/shim_string.h"
 
 GPUMPI_VAR gp_world *gp_world_ptr;

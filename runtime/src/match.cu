@@ -23,7 +23,7 @@ GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m)
         r->uq_head = m;
     r->uq_tail = m;
     gp_unlock(&r->lock);
-    gp_fetch_add(&r->arrivals, 1);
+    gp_fetch_add(&gp_w()->arrivals[dest_world], 1);
 }
 
 GPUMPI_FN static int gp_matches(const gp_msg *m, int src_world, int tag, int ctx)

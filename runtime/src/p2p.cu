@@ -60,14 +60,14 @@ GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int 
 GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
                             size_t *got_bytes)
 {
-    gp_rank *me = gp_self();
+    uint32_t *arrivals = &gp_w()->arrivals[gp_thread_rank()];
     unsigned spins = 0;
     gp_msg *m;
     for (;;) {
-        uint32_t seen = gp_load_acquire(&me->arrivals);
+        uint32_t seen = gp_load_acquire(arrivals);
         m = gp_take_match(src_world, tag, ctx);
         if (m) break;
-        while (gp_load_acquire(&me->arrivals) == seen) gp_pause(&spins);
+        while (gp_load_acquire(arrivals) == seen) gp_pause(&spins);
     }
     size_t n = m->bytes;
     int rc = MPI_SUCCESS;

@@ -26,7 +26,7 @@
 #include <sys/types.h>
 #include <wchar.h>
 
-#include "format.h"
+#include "gpumpi/format.h"
 
 #pragma GCC diagnostic ignored "-Wformat"
 #pragma GCC diagnostic ignored "-Wformat-security"
@@ -444,6 +444,27 @@ static void table_floats(void)
     CHECK("%lf|%lg|%le|%hf", 1.5, 2.5, 3.5, 4.5); /* l and h are ignored for floats */
 }
 
+/* Rounding that carries into a new leading digit (9.995 -> 10.0), for every
+ * precision and style, near every power of ten. This is where %g changes
+ * style and where glibc has its "%#.3g of 999.5 is 1.e+03" quirk. */
+static void table_carries(void)
+{
+    static const char *fmts[] = {"%.*g", "%#.*g", "%#.*G", "%#12.*g|", "%#-12.*g|", "%#012.*g",
+                                 "%.*e", "%#.*e", "%.*f", "%#.*f", "%+.*g"};
+    static const double fr[] = {0.5, 0.2, 0.9, 0.05};
+    for (int P = 0; P <= 12; P++)
+        for (int k = -8; k <= 16; k++)
+            for (int j = 1; j <= 14; j++)
+                for (int s = 0; s < 4; s++) {
+                    double x = pow(10, k) * (1 - pow(10, -j) * fr[s]);
+                    snprintf(desc, sizeof desc, "prec %d, double %.17g (bits 0x%016llx)", P, x,
+                             (unsigned long long)bits_of(x));
+                    for (size_t f = 0; f < sizeof fmts / sizeof fmts[0]; f++)
+                        CHECK(fmts[f], P, x);
+                }
+    desc[0] = 0;
+}
+
 /* ---- (b) the fuzz ------------------------------------------------------- */
 
 static uint64_t rng_state;
@@ -660,6 +681,53 @@ static void fuzz(long ncases)
     desc[0] = 0;
 }
 
+/* Random flags/width/precision for a spec; conv may carry a length modifier. */
+static void rnd_spec(char *out, size_t n, const char *conv)
+{
+    int k = 0;
+    out[k++] = '%';
+    int nflags = rndn(3) ? rndn(4) : 0;
+    for (int i = 0; i < nflags; i++)
+        out[k++] = "-+ #0"[rndn(5)];
+    if (rndn(2))
+        k += snprintf(out + k, n - k, "%d", rndn(20));
+    if (rndn(2))
+        k += snprintf(out + k, n - k, ".%d", rndn(20));
+    snprintf(out + k, n - k, "%s", conv);
+}
+
+/* Formats with several conversions: checks that arguments are consumed in
+ * order and the pieces are concatenated right. The argument types are fixed
+ * (int, double, string, long long, double, pointer); the specs vary. */
+static void fuzz_mixed(long ncases)
+{
+    static const char *c_int[] = {"d", "i", "u", "o", "x", "X", "c", "hd", "hhx", "b"};
+    static const char *c_dbl[] = {"f", "F", "e", "E", "g", "G", "a", "A"};
+    static const char *c_ll[] = {"lld", "lli", "llu", "llo", "llx", "llX", "jd", "Lu"};
+    static const char *seps[] = {"", " ", "|", ", ", "%%", "\n"};
+    for (long c = 0; c < ncases; c++) {
+        char sp[6][48], fmt[400];
+        rnd_spec(sp[0], sizeof sp[0], c_int[rndn(10)]);
+        rnd_spec(sp[1], sizeof sp[1], c_dbl[rndn(8)]);
+        rnd_spec(sp[2], sizeof sp[2], "s");
+        rnd_spec(sp[3], sizeof sp[3], c_ll[rndn(8)]);
+        rnd_spec(sp[4], sizeof sp[4], c_dbl[rndn(8)]);
+        rnd_spec(sp[5], sizeof sp[5], "p");
+        int k = 0;
+        for (int i = 0; i < 6; i++)
+            k += snprintf(fmt + k, sizeof fmt - k, "%s%s", sp[i], seps[rndn(6)]);
+        int iv = (int)(uint32_t)rnd_int();
+        double d1 = rnd_double(), d2 = rnd_double();
+        const char *s = str_pool[rndn(sizeof str_pool / sizeof str_pool[0])];
+        long long llv = (long long)rnd_int();
+        void *ptr = rndn(8) == 0 ? NULL : (void *)(uintptr_t)rnd_int();
+        snprintf(desc, sizeof desc, "%d, %.17g, \"%s\", %lld, %.17g, %p", iv, d1, s ? s : "(NULL)",
+                 llv, d2, ptr);
+        CHECK(fmt, iv, d1, s, llv, d2, ptr);
+    }
+    desc[0] = 0;
+}
+
 /* A second fuzz pass aimed at the decimal rounding: every precision 0..25 of
  * %f/%e/%g on random doubles, plus %.17g round trips. */
 static void fuzz_rounding(long nvalues)
@@ -687,8 +755,10 @@ int main(int argc, char **argv)
     table_pointers();
     table_misc();
     table_floats();
+    table_carries();
     long ntable = n_cases;
     fuzz(nfuzz);
+    fuzz_mixed(nfuzz / 5);
     fuzz_rounding(nfuzz / 5);
 
     if (n_fail) {

@@ -5,7 +5,7 @@
 
 #include <stdarg.h>
 #include "gpumpi/platform.h"
-#include "format.h"
+#include "gpumpi/format.h"
 
 typedef struct gp_FILE {
     int fd;

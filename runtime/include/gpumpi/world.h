@@ -40,7 +40,6 @@ typedef struct gp_rank {
     uint32_t lock;      /* guards the unexpected-message queue below */
     gp_msg *uq_head;    /* unexpected messages in arrival order */
     gp_msg *uq_tail;
-    uint32_t arrivals;  /* bumped on every enqueue: a waiting receiver rescans only then */
     uint32_t next_slot; /* where the sender starts looking for a free slot */
     int init_state;     /* 0 before MPI_Init, 1 inside, 2 after MPI_Finalize */
     uint32_t out_len;   /* bytes pending in out_line */
@@ -72,6 +71,9 @@ typedef struct gp_world {
     gp_msg *slots;           /* nranks * GP_SLOTS_PER_RANK */
     int *exit_codes;         /* nranks entries, written when a rank returns */
     uint32_t *exited;        /* nranks entries, 1 once the rank has returned */
+    uint32_t *arrivals;      /* nranks entries, bumped on every enqueue: a waiting
+                              * receiver rescans only then. A separate dense array
+                              * so a warp of waiting ranks polls one cache line. */
     uint64_t host_ticket;    /* next host-call ticket */
     gp_host_cell *host_cells;/* GP_HOST_CELLS cells, device view of pinned memory */
     uint64_t t0_ns;          /* MPI_Wtime origin */

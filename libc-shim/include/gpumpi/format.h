@@ -42,8 +42,8 @@ GPUMPI_FN int gp_vformat(gp_sink *s, const char *fmt, va_list ap);
 /* C99 semantics: write at most n bytes including the terminating NUL (none
  * when n == 0), return the untruncated length. */
 GPUMPI_FN int gp_vsnprintf(char *buf, size_t n, const char *fmt, va_list ap);
-GPUMPI_FN int gp_snprintf(char *buf, size_t n, const char *fmt, ...);
+GPUMPI_VARIADIC_FN int gp_snprintf(char *buf, size_t n, const char *fmt, ...);
 GPUMPI_FN int gp_vsprintf(char *buf, const char *fmt, va_list ap);
-GPUMPI_FN int gp_sprintf(char *buf, const char *fmt, ...);
+GPUMPI_VARIADIC_FN int gp_sprintf(char *buf, const char *fmt, ...);
 
 #endif
