@@ -6,7 +6,7 @@
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
 {
     gp_conv *c = data;
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(cur))) return CXChildVisit_Continue;
+    if (!gp_in_main_file(c, cur)) return CXChildVisit_Continue;
     if (clang_getCursorKind(cur) == CXCursor_VarDecl) {
         int file_scope = clang_getCursorKind(parent) == CXCursor_TranslationUnit;
         enum CX_StorageClass sc = clang_Cursor_getStorageClass(cur);

@@ -19,8 +19,13 @@ typedef struct gp_conv {
 /* "file:line:col: error: ..." on stderr, counted in c->errors. */
 void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...);
 
-/* Is this cursor spelled in the main file (not a header, not a macro body)? */
-int gp_in_main_file(CXCursor cur);
+/* Does this cursor come from the main file (directly or through a macro
+ * expanded there)? */
+int gp_in_main_file(gp_conv *c, CXCursor cur);
+
+/* Is the cursor's name written at its location, so it can be edited in
+ * place (not produced by a macro)? */
+int gp_name_written_out(gp_conv *c, CXCursor cur);
 
 /* The passes. */
 void gp_rewrite_functions(gp_conv *c); /* __device__, main renamed, entry point */

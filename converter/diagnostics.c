@@ -1,7 +1,9 @@
 /* Error reporting for the converter, in the compiler's own format so editors
  * and build logs point at the line. */
 #include <stdarg.h>
+#include <ctype.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "convert.h"
 
@@ -21,14 +23,24 @@ void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...)
     c->errors++;
 }
 
-int gp_in_main_file(CXCursor cur)
+int gp_in_main_file(gp_conv *c, CXCursor cur)
 {
-    CXSourceLocation loc = clang_getCursorLocation(cur);
-    if (!clang_Location_isFromMainFile(loc)) return 0;
-    /* a declaration written inside a macro body cannot be edited in place */
-    CXFile f1, f2;
-    unsigned o1, o2;
-    clang_getSpellingLocation(loc, &f1, NULL, NULL, &o1);
-    clang_getExpansionLocation(loc, &f2, NULL, NULL, &o2);
-    return o1 == o2;
+    CXFile f;
+    clang_getExpansionLocation(clang_getCursorLocation(cur), &f, NULL, NULL, NULL);
+    return f && clang_File_isEqual(f, c->main_file);
+}
+
+int gp_name_written_out(gp_conv *c, CXCursor cur)
+{
+    unsigned off;
+    size_t size;
+    clang_getExpansionLocation(clang_getCursorLocation(cur), NULL, NULL, NULL, &off);
+    const char *src = clang_getFileContents(c->tu, c->main_file, &size);
+    CXString name = clang_getCursorSpelling(cur);
+    const char *n = clang_getCString(name);
+    size_t len = strlen(n);
+    int ok = off + len <= size && strncmp(src + off, n, len) == 0 &&
+             (off + len == size || !(isalnum((unsigned char)src[off + len]) || src[off + len] == '_'));
+    clang_disposeString(name);
+    return ok;
 }

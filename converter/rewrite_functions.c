@@ -73,9 +73,9 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     fn_pass *p = data;
     gp_conv *c = p->c;
     enum CXCursorKind k = clang_getCursorKind(cur);
-    if (!clang_Location_isFromMainFile(clang_getCursorLocation(cur))) return CXChildVisit_Continue;
+    if (!gp_in_main_file(c, cur)) return CXChildVisit_Continue;
     if (k == CXCursor_FunctionDecl) {
-        if (!gp_in_main_file(cur)) {
+        if (!gp_name_written_out(c, cur)) {
             CXString s = clang_getCursorSpelling(cur);
             gp_error_at(c, clang_getCursorLocation(cur),
                         "function '%s' is declared through a macro; gpumpi-convert cannot mark it __device__ yet "

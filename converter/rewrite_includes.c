@@ -11,7 +11,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
 {
     (void)parent;
     gp_conv *c = data;
-    if (clang_getCursorKind(cur) != CXCursor_InclusionDirective || !gp_in_main_file(cur))
+    if (clang_getCursorKind(cur) != CXCursor_InclusionDirective || !gp_in_main_file(c, cur))
         return CXChildVisit_Continue;
     CXFile inc = clang_getIncludedFile(cur);
     if (!inc || !clang_Location_isInSystemHeader(clang_getLocation(c->tu, inc, 1, 1))) return CXChildVisit_Continue;

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Converter errors: a file that cannot be converted gives "file:line:col:
+# error: ..." on stderr, a non-zero exit status and no output file.
+#   errors.sh CONVERT SOURCE_DIR
+CONVERT=$1 SRC=$2
+cd "$SRC/tests/converter/errors" || exit 1
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+status=0
+expect() { # FILE PATTERN: stderr must match the extended regex PATTERN
+    "$CONVERT" "$1" -o "$W/out.cu" 2>"$W/err"
+    rc=$?
+    if [ $rc -eq 0 ]; then echo "FAIL: $1: converted without error"; status=1
+    elif [ -e "$W/out.cu" ]; then echo "FAIL: $1: wrote an output file despite the error"; status=1
+    elif ! grep -Eq "$2" "$W/err"; then echo "FAIL: $1: expected /$2/, got: $(cat "$W/err")"; status=1
+    else echo "ok: $1: $(head -1 "$W/err")"; fi
+    rm -f "$W/out.cu"
+}
+expect syntax.c '^syntax\.c:5:13: error: expected expression'
+expect missing_header.c "^missing_header\.c:2:10: fatal error: 'no_such_header\.h' file not found"
+expect global.c "^global\.c:3:5: error: global variable 'counter' would be shared by all ranks"
+expect global.c "^global\.c:7:16: error: static variable 'calls' would be shared by all ranks"
+expect macro_decl.c "^macro_decl\.c:2:9: error: function 'one' is declared through a macro"
+"$CONVERT" does_not_exist.c -o "$W/x.cu" 2>"$W/err" && { echo "FAIL: a missing input converted"; status=1; }
+grep -q "does_not_exist.c" "$W/err" || { echo "FAIL: a missing input is not named: $(cat "$W/err")"; status=1; }
+exit $status

@@ -1,0 +1,3 @@
+#define DECLARE(name) int name(void) { return 1; }
+DECLARE(one)
+int main(void) { return one(); }

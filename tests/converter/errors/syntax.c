@@ -1,0 +1,7 @@
+#include <mpi.h>
+
+int main(void)
+{
+    int x = ;
+    return x;
+}

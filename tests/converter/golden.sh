@@ -1,0 +1,27 @@
+#!/bin/sh
+# Converter golden test: each golden/X.c converts to exactly golden/X.cu.expected,
+# and the result compiles for the threads backend (and with nvcc when given).
+#   golden.sh CONVERT SOURCE_DIR [NVCC]
+CONVERT=$1 SRC=$2 NVCC=$3
+cd "$SRC/tests/converter/golden" || exit 1
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+status=0
+INC="-I$SRC/tests/converter/golden -I$SRC/runtime/include -I$SRC/libc-shim/include -include gpumpi/platform.h"
+for c in *.c; do
+    base=${c%.c}
+    if ! "$CONVERT" "$c" -o "$W/$base.cu"; then
+        echo "FAIL: $c: gpumpi-convert failed"; status=1; continue
+    fi
+    if ! diff -u "$base.cu.expected" "$W/$base.cu"; then
+        echo "FAIL: $c: output differs from $base.cu.expected (above)"; status=1; continue
+    fi
+    g++ -x c++ -std=c++17 -DGPUMPI_BACKEND_THREADS $INC -c "$W/$base.cu" -o "$W/$base.o" ||
+        { echo "FAIL: $c: the converted file does not compile for the threads backend"; status=1; continue; }
+    if [ -n "$NVCC" ]; then
+        "$NVCC" -x cu -std=c++17 -rdc=true -arch=sm_90 $INC -c "$W/$base.cu" -o "$W/$base.o" ||
+            { echo "FAIL: $c: the converted file does not compile with nvcc"; status=1; continue; }
+    fi
+    echo "ok: $c"
+done
+exit $status

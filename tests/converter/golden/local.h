@@ -1,0 +1,2 @@
+/* A user header: left as it is. */
+#define LOCAL_OFFSET 10

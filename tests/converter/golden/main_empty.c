@@ -1,0 +1,7 @@
+#include "mpi.h"
+int main()
+{
+    MPI_Init(0, 0);
+    MPI_Finalize();
+    return 0;
+}

@@ -1,0 +1,38 @@
+#!/bin/sh
+# One end-to-end test on the threads backend: build a program with gpumpicc
+# --backend=threads and run its check.
+#   run_threads.sh BUILD_DIR SOURCE_DIR CASE
+BUILD=$1 SRC=$2 CASE=$3
+. "$SRC/tests/e2e/checks.sh"
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+build() { "$BUILD/bin/gpumpicc" --backend=threads -O1 "$1" -o "$W/$2" || fail "gpumpicc could not build $1"; }
+
+# The reference for cpi: MPICH's own cpi with the same process count.
+mpich_cpi_line() {
+    command -v mpicc.mpich >/dev/null || fail "mpicc.mpich not found: install Debian's mpich (the test compares with it)"
+    [ -x "$W/cpi_mpich" ] || mpicc.mpich -O2 /usr/share/doc/mpich/examples/cpi.c -o "$W/cpi_mpich" -lm || fail "mpicc.mpich failed"
+    mpiexec.mpich -n "$1" "$W/cpi_mpich" | grep "^pi is approximately"
+}
+
+MPICH_EXAMPLES=/usr/share/doc/mpich/examples
+case $CASE in
+hello) build "$SRC/examples/hello.c" hello && check_hello "$W/hello" 1 && check_hello "$W/hello" 4 && check_hello "$W/hello" 64 ;;
+hellow)
+    [ -f $MPICH_EXAMPLES/hellow.c ] || fail "$MPICH_EXAMPLES/hellow.c missing: install mpich-doc"
+    build $MPICH_EXAMPLES/hellow.c hellow && check_hellow "$W/hellow" 4 && check_hellow "$W/hellow" 16 ;;
+ring) build "$SRC/examples/ring.c" ring && for n in 1 2 5 64; do check_ring "$W/ring" $n 3; done ;;
+cpi)
+    [ -f $MPICH_EXAMPLES/cpi.c ] || fail "$MPICH_EXAMPLES/cpi.c missing: install mpich-doc"
+    build $MPICH_EXAMPLES/cpi.c cpi
+    for n in 1 2 4 8; do
+        ref=$(mpich_cpi_line $n) && [ -n "$ref" ] || fail "MPICH's cpi gave no result with $n processes"
+        check_cpi "$W/cpi" $n "$ref"
+    done ;;
+exit_status) build "$SRC/tests/programs/exit_status.c" p && check_exit_status "$W/p" ;;
+truncate) build "$SRC/tests/programs/truncate.c" p && check_truncate "$W/p" ;;
+abort) build "$SRC/tests/programs/abort.c" p && check_abort "$W/p" ;;
+printmany) build "$SRC/tests/programs/printmany.c" p && check_printmany "$W/p" 64 200 ;;
+p2p) build "$SRC/tests/programs/p2p_semantics.c" p && for n in 1 2 3 8 17 64; do check_p2p "$W/p" $n; done ;;
+*) fail "unknown case $CASE" ;;
+esac

@@ -1,0 +1,38 @@
+#!/bin/sh
+# Builds every test program for the GPU with nvcc (no GPU needed) into
+# OUT_DIR and checks that each carries Hopper machine code and PTX. Exit 77
+# (skipped) when gpumpi was configured without the CUDA toolkit.
+#   build.sh BUILD_DIR SOURCE_DIR OUT_DIR
+BUILD=$1 SRC=$2 OUT=$3
+. "$SRC/tests/e2e/checks.sh"
+if grep -q '^#define GPUMPI_NVCC ""' "$BUILD/driver/gpumpi_config.h"; then
+    echo "skipped: the CUDA toolkit (nvcc) was not found when gpumpi was configured"
+    exit 77
+fi
+NVCC=$(sed -n 's/^#define GPUMPI_NVCC "\(.*\)"/\1/p' "$BUILD/driver/gpumpi_config.h")
+LIST="python3 $SRC/tests/gpu/fatbin_contents.py"
+mkdir -p "$OUT"
+for src in examples/hello.c examples/ring.c tests/programs/exit_status.c tests/programs/truncate.c \
+    tests/programs/abort.c tests/programs/printmany.c tests/programs/p2p_semantics.c \
+    /usr/share/doc/mpich/examples/cpi.c /usr/share/doc/mpich/examples/hellow.c; do
+    case $src in /*) path=$src ;; *) path=$SRC/$src ;; esac
+    name=$(basename "$src" .c)
+    "$BUILD/bin/gpumpicc" -O2 "$path" -o "$OUT/$name" || fail "gpumpicc could not build $src for the GPU"
+    $LIST "$OUT/$name" | grep -qx "elf sm_90" || fail "$name has no linked sm_90 machine code"
+    note "built $name for the GPU"
+done
+# each compiled object carries Hopper machine code and PTX
+"$BUILD/bin/gpumpicc" -c "$SRC/examples/ring.c" -o "$OUT/ring.o" || fail "gpumpicc -c failed"
+$LIST --section __nv_relfatbin "$OUT/ring.o" >"$OUT/ring.o.images"
+grep -qx "elf sm_90" "$OUT/ring.o.images" && grep -qx "ptx compute_90" "$OUT/ring.o.images" ||
+    fail "ring.o should carry sm_90 machine code and compute_90 PTX, has: $(cat "$OUT/ring.o.images")"
+note "objects carry sm_90 machine code and compute_90 PTX"
+"$NVCC" -std=c++17 -rdc=true -arch=sm_90 -maxrregcount=32 -I"$SRC/runtime/include" -I"$SRC/libc-shim/include" \
+    "$SRC/tests/gpu/format_on_gpu.cu" "$SRC/libc-shim/src/format.cu" -o "$OUT/format_on_gpu" ||
+    fail "format_on_gpu did not build"
+# references for cpi from a CPU MPI, for the GPU run to compare with
+if command -v mpicc.mpich >/dev/null; then
+    mpicc.mpich -O2 /usr/share/doc/mpich/examples/cpi.c -o "$OUT/cpi_mpich" -lm
+    for n in 4 8; do mpiexec.mpich -n $n "$OUT/cpi_mpich" | grep "^pi is approximately" >"$OUT/cpi_ref_$n.txt"; done
+fi
+note "GPU binaries in $OUT"

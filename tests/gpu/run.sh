@@ -1,0 +1,29 @@
+#!/bin/sh
+# Runs the GPU binaries from build.sh on this machine's GPU with the same
+# checks as the threads backend. Exit 77 (skipped) when there is no GPU.
+#   run.sh BIN_DIR SOURCE_DIR
+B=$1 SRC=$2
+. "$SRC/tests/e2e/checks.sh"
+if ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "skipped: no NVIDIA GPU on this machine (nvidia-smi -L failed)"
+    exit 77
+fi
+[ -x "$B/ring" ] || fail "no GPU binaries in $B: run tests/gpu/build.sh first"
+"$B/format_on_gpu" >"$B/format.log" || fail "formatter on the GPU: $(grep FAIL "$B/format.log")"
+note "$(tail -1 "$B/format.log")"
+check_hello "$B/hello" 4
+check_hello "$B/hello" 1000
+check_hellow "$B/hellow" 4
+check_ring "$B/ring" 4 10 -g 2 -b 2
+check_ring "$B/ring" 1000 3
+check_ring "$B/ring" 20000 2
+for n in 4 8; do
+    [ -f "$B/cpi_ref_$n.txt" ] || fail "no CPU MPI reference for cpi with $n ranks (needs mpich at build time)"
+    check_cpi "$B/cpi" $n "$(cat "$B/cpi_ref_$n.txt")"
+done
+check_exit_status "$B/exit_status"
+check_truncate "$B/truncate"
+check_abort "$B/abort"
+check_printmany "$B/printmany" 1024 50
+for n in 2 3 64 1000; do check_p2p "$B/p2p_semantics" $n; done
+note "GPU: all checks passed"
