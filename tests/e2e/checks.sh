@@ -119,3 +119,25 @@ check_p2p() {
     grep -qx "p2p_semantics: OK" "$OUT_TXT" || fail "p2p_semantics: $(cat "$OUT_TXT")"
     note "p2p_semantics: $2 ranks OK"
 }
+
+# check_live_output BIN: "started" must arrive a good while before
+# "finished" (the program computes for 2 s between them).
+check_live_output() {
+    OUT_TXT=$(mktemp)
+    timeout "${GPUMPI_TEST_TIMEOUT:-120}" "$1" ---gpumpi -n 4 |
+        while IFS= read -r line; do echo "$(date +%s.%N) $line"; done >"$OUT_TXT"
+    t1=$(awk '$2 == "started" { print $1 }' "$OUT_TXT")
+    t2=$(awk '$2 == "finished" { print $1 }' "$OUT_TXT")
+    [ -n "$t1" ] && [ -n "$t2" ] || fail "live_output: lines missing: $(cat "$OUT_TXT")"
+    awk -v a="$t1" -v b="$t2" 'BEGIN { exit !(b - a >= 1.0) }' ||
+        fail "live_output: \"started\" arrived only $(awk -v a="$t1" -v b="$t2" 'BEGIN { print b - a }') s before \"finished\": output is held back"
+    note "live_output: the first line arrived $(awk -v a="$t1" -v b="$t2" 'BEGIN { printf "%.2f", b - a }') s before the last"
+}
+
+# check_multifile BIN N: two translation units linked into one program.
+check_multifile() {
+    run "$1" ---gpumpi -n "$2"
+    [ $STATUS -eq 0 ] || fail "multifile: status $STATUS: $(cat "$OUT_TXT" "$ERR_TXT")"
+    grep -qx "sum of 1..1000 = 500500.0" "$OUT_TXT" || fail "multifile: $(cat "$OUT_TXT")"
+    note "multifile: $2 ranks OK"
+}

@@ -34,5 +34,18 @@ truncate) build "$SRC/tests/programs/truncate.c" p && check_truncate "$W/p" ;;
 abort) build "$SRC/tests/programs/abort.c" p && check_abort "$W/p" ;;
 printmany) build "$SRC/tests/programs/printmany.c" p && check_printmany "$W/p" 64 200 ;;
 p2p) build "$SRC/tests/programs/p2p_semantics.c" p && for n in 1 2 3 8 17 64; do check_p2p "$W/p" $n; done ;;
+live_output) build "$SRC/tests/programs/live_output.c" p && check_live_output "$W/p" ;;
+multifile)
+    "$BUILD/bin/gpumpicc" --backend=threads "$SRC/tests/programs/multifile/main.c" "$SRC/tests/programs/multifile/work.c" \
+        -o "$W/p" || fail "gpumpicc could not build two files into one program"
+    check_multifile "$W/p" 3 ;;
+mpich)
+    # the examples are plain MPI: they build and pass under a CPU MPI too
+    command -v mpicc.mpich >/dev/null || fail "mpicc.mpich not found: install Debian's mpich"
+    mpicc.mpich "$SRC/examples/ring.c" -o "$W/ring" && mpicc.mpich "$SRC/examples/hello.c" -o "$W/hello" ||
+        fail "the examples do not build with mpicc.mpich"
+    mpiexec.mpich -n 3 "$W/ring" 2 | grep -qx "ring: 3 ranks, 2 laps, token 12: OK" || fail "ring under MPICH"
+    [ "$(mpiexec.mpich -n 3 "$W/hello" | grep -c "^Hello from rank")" -eq 3 ] || fail "hello under MPICH"
+    note "examples build and run under MPICH" ;;
 *) fail "unknown case $CASE" ;;
 esac

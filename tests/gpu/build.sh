@@ -13,7 +13,7 @@ NVCC=$(sed -n 's/^#define GPUMPI_NVCC "\(.*\)"/\1/p' "$BUILD/driver/gpumpi_confi
 LIST="python3 $SRC/tests/gpu/fatbin_contents.py"
 mkdir -p "$OUT"
 for src in examples/hello.c examples/ring.c tests/programs/exit_status.c tests/programs/truncate.c \
-    tests/programs/abort.c tests/programs/printmany.c tests/programs/p2p_semantics.c \
+    tests/programs/abort.c tests/programs/printmany.c tests/programs/p2p_semantics.c tests/programs/live_output.c \
     /usr/share/doc/mpich/examples/cpi.c /usr/share/doc/mpich/examples/hellow.c; do
     case $src in /*) path=$src ;; *) path=$SRC/$src ;; esac
     name=$(basename "$src" .c)
@@ -21,6 +21,8 @@ for src in examples/hello.c examples/ring.c tests/programs/exit_status.c tests/p
     $LIST "$OUT/$name" | grep -qx "elf sm_90" || fail "$name has no linked sm_90 machine code"
     note "built $name for the GPU"
 done
+"$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/multifile/main.c" "$SRC/tests/programs/multifile/work.c" \
+    -o "$OUT/multifile" || fail "gpumpicc could not build two files into one GPU program"
 # each compiled object carries Hopper machine code and PTX
 "$BUILD/bin/gpumpicc" -c "$SRC/examples/ring.c" -o "$OUT/ring.o" || fail "gpumpicc -c failed"
 $LIST --section __nv_relfatbin "$OUT/ring.o" >"$OUT/ring.o.images"

@@ -26,4 +26,6 @@ check_truncate "$B/truncate"
 check_abort "$B/abort"
 check_printmany "$B/printmany" 1024 50
 for n in 2 3 64 1000; do check_p2p "$B/p2p_semantics" $n; done
+check_live_output "$B/live_output"
+check_multifile "$B/multifile" 5
 note "GPU: all checks passed"
