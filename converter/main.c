@@ -99,11 +99,12 @@ int main(int argc, char **argv)
     snprintf(line, sizeof line, "#line 1 \"%s\"\n", input);
     clang_CXRewriter_insertTextBefore(c.rw, clang_getLocationForOffset(c.tu, c.main_file, 0), line);
 
-    gp_check_globals(&c);
     gp_rewrite_includes(&c);
     gp_rewrite_functions(&c);
+    gp_rewrite_globals(&c); /* after functions: moved statics go before a function's __device__ */
     int rc = c.errors ? 1 : gp_write_output(&c, output);
 
+    free(c.prefixed);
     clang_CXRewriter_dispose(c.rw);
     clang_disposeTranslationUnit(c.tu);
     clang_disposeIndex(index);

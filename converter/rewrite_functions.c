@@ -8,13 +8,7 @@
 
 #define GP_USER_MAIN "__gpumpi_user_main"
 
-typedef struct {
-    gp_conv *c;
-    unsigned *marked; /* offsets that already got __device__ */
-    size_t nmarked, cap;
-} fn_pass;
-
-static unsigned offset_of(CXSourceLocation loc)
+unsigned gp_offset(CXSourceLocation loc)
 {
     unsigned off;
     clang_getSpellingLocation(loc, NULL, NULL, NULL, &off);
@@ -22,21 +16,22 @@ static unsigned offset_of(CXSourceLocation loc)
 }
 
 /* int f(void), g(void); is two FunctionDecls starting at one place. */
-static int mark_once(fn_pass *p, unsigned off)
+int gp_prefix_once(gp_conv *c, unsigned off, const char *text)
 {
-    for (size_t i = 0; i < p->nmarked; i++)
-        if (p->marked[i] == off) return 0;
-    if (p->nmarked == p->cap) {
-        p->cap = p->cap ? p->cap * 2 : 64;
-        p->marked = realloc(p->marked, p->cap * sizeof *p->marked);
+    for (size_t i = 0; i < c->nprefixed; i++)
+        if (c->prefixed[i] == off) return 0;
+    if (c->nprefixed == c->capprefixed) {
+        c->capprefixed = c->capprefixed ? c->capprefixed * 2 : 64;
+        c->prefixed = realloc(c->prefixed, c->capprefixed * sizeof *c->prefixed);
     }
-    p->marked[p->nmarked++] = off;
+    c->prefixed[c->nprefixed++] = off;
+    clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, off), text);
     return 1;
 }
 
 static void rename_main_token(gp_conv *c, CXSourceLocation at)
 {
-    unsigned off = offset_of(at);
+    unsigned off = gp_offset(at);
     CXSourceRange r = clang_getRange(at, clang_getLocationForOffset(c->tu, c->main_file, off + 4));
     clang_CXRewriter_replaceText(c->rw, r, GP_USER_MAIN);
 }
@@ -70,8 +65,7 @@ static void note_main(gp_conv *c, CXCursor fn)
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    fn_pass *p = data;
-    gp_conv *c = p->c;
+    gp_conv *c = data;
     enum CXCursorKind k = clang_getCursorKind(cur);
     if (!gp_in_main_file(c, cur)) return CXChildVisit_Continue;
     if (k == CXCursor_FunctionDecl) {
@@ -87,9 +81,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
         CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(cur));
         /* nvcc 13 miscompiles a variadic device function inlined into its
          * caller (ptxas: "Unknown symbol '%VAParam'"): keep those out of line */
-        if (mark_once(p, offset_of(start)))
-            clang_CXRewriter_insertTextBefore(c->rw, start,
-                                              clang_Cursor_isVariadic(cur) ? "__device__ __noinline__ " : "__device__ ");
+        gp_prefix_once(c, gp_offset(start), clang_Cursor_isVariadic(cur) ? "__device__ __noinline__ " : "__device__ ");
         if (is_main(cur)) {
             rename_main_token(c, clang_getCursorLocation(cur));
             if (clang_isCursorDefinition(cur)) note_main(c, cur);
@@ -121,9 +113,7 @@ static void append_entry_point(gp_conv *c)
 
 void gp_rewrite_functions(gp_conv *c)
 {
-    fn_pass p = {c, NULL, 0, 0};
     c->main_params = -1;
-    clang_visitChildren(clang_getTranslationUnitCursor(c->tu), visit, &p);
-    free(p.marked);
+    clang_visitChildren(clang_getTranslationUnitCursor(c->tu), visit, c);
     if (c->main_params >= 0) append_entry_point(c);
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "globals_layout.h"
 #include "gpumpi/launch.h"
 #include "host_service.h"
 
@@ -18,6 +19,12 @@ __global__ void gp_rank_kernel(int nranks)
 }
 
 __global__ void gp_clock_origin_kernel(gp_world *w) { w->t0_ns = gp_clock_ns(); }
+
+__global__ void gp_globals_init_kernel(const gp_global_slot *slots, int n, char *globals, size_t stride, int nranks)
+{
+    for (int r = blockIdx.x * blockDim.x + threadIdx.x; r < nranks; r += gridDim.x * blockDim.x)
+        gp_globals_init_rank(slots, n, globals + (size_t)r * stride);
+}
 
 #define CK(call)                                                                                      \
     do {                                                                                              \
@@ -63,6 +70,46 @@ static int check_coresident(const gp_options *o, const cudaDeviceProp *p)
                 fa.numRegs, p->maxThreadsPerMultiProcessor, max_blocks * o->block);
         return 2;
     }
+    return 0;
+}
+
+static void *dev_zalloc(size_t bytes, const char *what);
+
+/* Each rank's copy of the globals: offsets into the converted files'
+ * __gp_off_ symbols, templates copied by a kernel (before the ranks start,
+ * so waiting for it here is fine). */
+static int setup_globals(gp_world *hw, int nranks)
+{
+    int n;
+    const gp_global_desc *g = gp_registered_globals(&n);
+    size_t *off = (size_t *)calloc((size_t)n + 1, sizeof(size_t));
+    gp_global_slot *slots = (gp_global_slot *)calloc((size_t)n + 1, sizeof(gp_global_slot));
+    hw->globals_stride = gp_globals_layout(off);
+    for (int i = 0; i < n; i++) {
+        void *tmpl;
+        cudaError_t e = cudaGetSymbolAddress(&tmpl, g[i].tmpl);
+        if (e == cudaSuccess) e = cudaMemcpyToSymbol(g[i].offset, &off[i], sizeof(size_t));
+        if (e != cudaSuccess) {
+            fprintf(stderr, "gpumpi: cannot set up the global '%s': %s\n", g[i].name, cudaGetErrorString(e));
+            return 1;
+        }
+        slots[i].tmpl = (const char *)tmpl;
+        slots[i].offset = off[i];
+        slots[i].size = g[i].size;
+        slots[i].relocate = g[i].relocate;
+    }
+    hw->globals = (char *)dev_zalloc(hw->globals_stride * (size_t)nranks, "per-rank globals");
+    gp_global_slot *dslots = (gp_global_slot *)dev_zalloc(sizeof(gp_global_slot) * ((size_t)n + 1), "the globals table");
+    if (!hw->globals || !dslots) return 1;
+    CK(cudaMemcpy(dslots, slots, sizeof(gp_global_slot) * (size_t)n, cudaMemcpyHostToDevice));
+    if (n > 0) {
+        gp_globals_init_kernel<<<(nranks + 255) / 256, 256>>>(dslots, n, hw->globals, hw->globals_stride, nranks);
+        CK(cudaGetLastError());
+        CK(cudaDeviceSynchronize());
+    }
+    CK(cudaFree(dslots));
+    free(off);
+    free(slots);
     return 0;
 }
 
@@ -112,6 +159,7 @@ int gp_backend_run(gp_options *o, int **codes_out)
     hw.arrivals = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "arrival counters");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
     if (!argv_dev || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.arrivals || !w) return 1;
+    if (setup_globals(&hw, n)) return 1;
     char *argv_host = (char *)malloc(argv_bytes);
     gp_argv_pack(o->app_argc, o->app_argv, argv_host, (uintptr_t)argv_dev);
     CK(cudaMemcpy(argv_dev, argv_host, argv_bytes, cudaMemcpyHostToDevice));

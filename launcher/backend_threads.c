@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "globals_layout.h"
 #include "host_service.h"
 
 /* Defined by the runtime (C++); globals in C++ are not name-mangled. */
@@ -22,6 +23,26 @@ static void *rank_thread(void *arg)
     gp_threads_rank = (int)(intptr_t)arg;
     gp_rank_run();
     return NULL;
+}
+
+static void *zalloc(size_t bytes);
+
+/* Each rank's copy of the globals, filled from the templates. */
+static void setup_globals(gp_world *w)
+{
+    int n;
+    const gp_global_desc *g = gp_registered_globals(&n);
+    size_t *off = zalloc(sizeof(size_t) * (size_t)(n + 1));
+    gp_global_slot *slots = zalloc(sizeof(gp_global_slot) * (size_t)(n + 1));
+    w->globals_stride = gp_globals_layout(off);
+    for (int i = 0; i < n; i++) {
+        *(size_t *)g[i].offset = off[i];
+        slots[i] = (gp_global_slot){(const char *)g[i].tmpl, off[i], g[i].size, g[i].relocate};
+    }
+    w->globals = zalloc(w->globals_stride * (size_t)w->nranks);
+    for (int r = 0; r < w->nranks; r++) gp_globals_init_rank(slots, n, w->globals + (size_t)r * w->globals_stride);
+    free(off);
+    free(slots);
 }
 
 static void *zalloc(size_t bytes)
@@ -56,6 +77,7 @@ int gp_backend_run(gp_options *o, int **codes_out)
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     w->t0_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    setup_globals(w);
     gp_world_ptr = w;
 
     pthread_attr_t attr;

@@ -5,8 +5,6 @@
 #include "mpi.h"
 #include "gpumpi/world.h"
 
-extern GPUMPI_VAR gp_world *gp_world_ptr;
-
 GPUMPI_FN static inline gp_world *gp_w(void) { return gp_world_ptr; }
 GPUMPI_FN static inline gp_rank *gp_self(void) { return &gp_world_ptr->ranks[gp_thread_rank()]; }
 

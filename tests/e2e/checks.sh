@@ -141,3 +141,11 @@ check_multifile() {
     grep -qx "sum of 1..1000 = 500500.0" "$OUT_TXT" || fail "multifile: $(cat "$OUT_TXT")"
     note "multifile: $2 ranks OK"
 }
+
+# check_globals BIN N: per-rank globals, static locals, __thread.
+check_globals() {
+    run "$1" ---gpumpi -n "$2"
+    [ $STATUS -eq 0 ] || fail "globals with $2 ranks: status $STATUS: $(cat "$OUT_TXT" "$ERR_TXT")"
+    grep -qx "globals: OK" "$OUT_TXT" || fail "globals: $(cat "$OUT_TXT")"
+    note "globals: $2 ranks each with their own copies"
+}

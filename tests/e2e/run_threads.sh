@@ -39,6 +39,10 @@ multifile)
     "$BUILD/bin/gpumpicc" --backend=threads "$SRC/tests/programs/multifile/main.c" "$SRC/tests/programs/multifile/work.c" \
         -o "$W/p" || fail "gpumpicc could not build two files into one program"
     check_multifile "$W/p" 3 ;;
+globals)
+    "$BUILD/bin/gpumpicc" --backend=threads "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \
+        -o "$W/p" || fail "gpumpicc could not build the globals test"
+    for n in 1 2 7 64; do check_globals "$W/p" $n; done ;;
 mpich)
     # the examples are plain MPI: they build and pass under a CPU MPI too
     command -v mpicc.mpich >/dev/null || fail "mpicc.mpich not found: install Debian's mpich"

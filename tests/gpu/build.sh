@@ -23,6 +23,8 @@ for src in examples/hello.c examples/ring.c tests/programs/exit_status.c tests/p
 done
 "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/multifile/main.c" "$SRC/tests/programs/multifile/work.c" \
     -o "$OUT/multifile" || fail "gpumpicc could not build two files into one GPU program"
+"$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \
+    -o "$OUT/globals" || fail "gpumpicc could not build the globals test for the GPU"
 # each compiled object carries Hopper machine code and PTX
 "$BUILD/bin/gpumpicc" -c "$SRC/examples/ring.c" -o "$OUT/ring.o" || fail "gpumpicc -c failed"
 $LIST --section __nv_relfatbin "$OUT/ring.o" >"$OUT/ring.o.images"

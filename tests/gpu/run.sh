@@ -28,4 +28,5 @@ check_printmany "$B/printmany" 1024 50
 for n in 2 3 64 1000; do check_p2p "$B/p2p_semantics" $n; done
 check_live_output "$B/live_output"
 check_multifile "$B/multifile" 5
+for n in 1 7 1000; do check_globals "$B/globals" $n; done
 note "GPU: all checks passed"

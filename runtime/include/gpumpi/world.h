@@ -77,7 +77,13 @@ typedef struct gp_world {
     uint64_t host_ticket;    /* next host-call ticket */
     gp_host_cell *host_cells;/* GP_HOST_CELLS cells, device view of pinned memory */
     uint64_t t0_ns;          /* MPI_Wtime origin */
+    char *globals;           /* per-rank copies of the program's globals: */
+    size_t globals_stride;   /* rank r's block starts at globals + r * stride */
     char processor_name[256];
 } gp_world;
+
+#if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
+extern GPUMPI_VAR gp_world *gp_world_ptr;
+#endif
 
 #endif

@@ -1,0 +1,553 @@
+/* Per-rank storage for globals, static locals and __thread variables.
+ *
+ * Each such variable x becomes a template __gp_tmpl_x (its initial value, a
+ * __device__ variable) plus an offset __gp_off_x, and each use of x becomes
+ * __gpu_global(x): the rank's own copy (see runtime/include/gpumpi/globals.h).
+ * Initializers keep their meaning per rank: inside an initializer a global
+ * names its template, and the runtime moves such pointers into each rank's
+ * block. Static locals move to file scope, named function__variable.
+ * const variables whose initializers take no global's address stay shared.
+ * The file registers the variables it defines from a host constructor.
+ * __thread and _Thread_local are defined away by gpumpi/converted.h: every
+ * rank has its own copy of every such variable anyway. */
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+typedef struct gvar {
+    char *usr;       /* identity across redeclarations */
+    char *name;      /* the name in __gpu_global(name): x, or function__x */
+    int per_rank;    /* else a const shared by all ranks */
+    int static_local;
+    int internal;    /* internal linkage (static) */
+    int defined;     /* this file defines it (2) or has a tentative definition (1): register it */
+    unsigned def_off;/* the declaration that defines it */
+    int relocate;    /* its initializer takes the address of a per-rank variable */
+} gvar;
+
+typedef struct text_edit {
+    unsigned off, len;
+    char *text;
+} text_edit;
+
+typedef struct pass {
+    gp_conv *c;
+    gvar *vars;
+    int nvars, capvars;
+    unsigned *moved; /* [start, end) pairs: static-local statements moved out */
+    int nmoved, capmoved;
+    unsigned stmt_start; /* start of the file-scope declaration statement being read */
+    int changed;         /* promote_consts changed something */
+    text_edit *edits;       /* replacements inside a statement being moved */
+    int nedits, capedits;
+    const char *src;
+    size_t srclen;
+} pass;
+
+static char *usr_of(CXCursor cur)
+{
+    CXString s = clang_getCursorUSR(clang_getCanonicalCursor(cur));
+    char *u = strdup(clang_getCString(s));
+    clang_disposeString(s);
+    return u;
+}
+
+static char *spelling(CXCursor cur)
+{
+    CXString s = clang_getCursorSpelling(cur);
+    char *r = strdup(clang_getCString(s));
+    clang_disposeString(s);
+    return r;
+}
+
+static gvar *find_var(pass *p, CXCursor decl)
+{
+    char *u = usr_of(decl);
+    gvar *found = NULL;
+    for (int i = 0; i < p->nvars && !found; i++)
+        if (strcmp(p->vars[i].usr, u) == 0) found = &p->vars[i];
+    free(u);
+    return found;
+}
+
+static gvar *add_var(pass *p, CXCursor decl)
+{
+    gvar *v = find_var(p, decl);
+    if (v) return v;
+    if (p->nvars == p->capvars) {
+        p->capvars = p->capvars ? p->capvars * 2 : 32;
+        p->vars = realloc(p->vars, sizeof *p->vars * (size_t)p->capvars);
+    }
+    v = &p->vars[p->nvars++];
+    memset(v, 0, sizeof *v);
+    v->usr = usr_of(decl);
+    return v;
+}
+
+static int is_file_scope(CXCursor cur)
+{
+    return clang_getCursorKind(clang_getCursorLexicalParent(cur)) == CXCursor_TranslationUnit;
+}
+
+static int is_tls(CXCursor cur) { return clang_getCursorTLSKind(cur) != CXTLS_None; }
+
+static int is_const(CXCursor cur)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(cur));
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) t = clang_getArrayElementType(t);
+    return clang_isConstQualifiedType(t);
+}
+
+/* A static local's name at file scope: function__variable, made unique. */
+static char *static_local_name(pass *p, CXCursor var)
+{
+    char *fn = spelling(clang_getCursorSemanticParent(var));
+    char *v = spelling(var);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%s__%s", fn, v);
+    for (int k = 2;; k++) {
+        int clash = 0;
+        for (int i = 0; i < p->nvars; i++)
+            if (p->vars[i].name && strcmp(p->vars[i].name, buf) == 0) clash = 1;
+        if (!clash) break;
+        snprintf(buf, sizeof buf, "%s__%s__%d", fn, v, k);
+    }
+    free(fn);
+    free(v);
+    return strdup(buf);
+}
+
+/* ---- collect: which variables need per-rank storage ------------------- */
+
+static enum CXChildVisitResult find_refs(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pass *p = ((void **)data)[0];
+    int *hit = ((void **)data)[1];
+    if (clang_getCursorKind(cur) == CXCursor_DeclRefExpr) {
+        gvar *v = find_var(p, clang_getCursorReferenced(cur));
+        if (v && v->per_rank) *hit = 1;
+    }
+    return CXChildVisit_Recurse;
+}
+
+static int init_takes_global(pass *p, CXCursor var)
+{
+    int hit = 0;
+    void *data[2] = {p, &hit};
+    clang_visitChildren(var, find_refs, data);
+    return hit;
+}
+
+static enum CXChildVisitResult collect(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pass *p = data;
+    gp_conv *c = p->c;
+    if (!gp_in_main_file(c, cur)) return CXChildVisit_Continue;
+    if (clang_getCursorKind(cur) != CXCursor_VarDecl) return CXChildVisit_Recurse;
+    enum CX_StorageClass sc = clang_Cursor_getStorageClass(cur);
+    int file_scope = is_file_scope(cur);
+    if (!file_scope && sc == CX_SC_Extern) {
+        gp_error_at(c, clang_getCursorLocation(cur),
+                    "a block-scope extern declaration of a global is not supported yet; declare it at file scope");
+        return CXChildVisit_Continue;
+    }
+    int static_local = !file_scope && (sc == CX_SC_Static || is_tls(cur));
+    if (!file_scope && !static_local) return CXChildVisit_Continue;
+    if (static_local && is_const(cur) && !is_tls(cur)) return CXChildVisit_Continue; /* a device constant */
+    gvar *v = add_var(p, cur);
+    if (!v->name) v->name = static_local ? static_local_name(p, cur) : spelling(cur);
+    v->static_local = static_local;
+    v->per_rank = static_local || is_tls(cur) || !is_const(cur);
+    v->internal = clang_getCursorLinkage(cur) == CXLinkage_Internal || static_local;
+    /* int x; int x; defines x once (a tentative definition): the first one */
+    unsigned off = gp_offset(clang_getCursorLocation(cur));
+    if (clang_isCursorDefinition(cur)) {
+        v->defined = 2;
+        v->def_off = off;
+    } else if (sc != CX_SC_Extern && !v->defined) {
+        v->defined = 1;
+        v->def_off = off;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* const T *const table[] = {&counter}: shared only if it points at nothing
+ * per-rank. Repeated until nothing changes (a const may point at another). */
+static enum CXChildVisitResult promote_consts(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pass *p = data;
+    if (clang_getCursorKind(cur) != CXCursor_VarDecl || !gp_in_main_file(p->c, cur)) return CXChildVisit_Continue;
+    gvar *v = find_var(p, cur);
+    if (v && !v->per_rank && init_takes_global(p, cur)) {
+        v->per_rank = 1;
+        p->changed = 1;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* ---- edit ------------------------------------------------------------- */
+
+static void replace(gp_conv *c, unsigned off, unsigned len, const char *text)
+{
+    CXSourceRange r = clang_getRange(clang_getLocationForOffset(c->tu, c->main_file, off),
+                                     clang_getLocationForOffset(c->tu, c->main_file, off + len));
+    clang_CXRewriter_replaceText(c->rw, r, text);
+}
+
+static int in_moved(pass *p, unsigned off)
+{
+    for (int i = 0; i < p->nmoved; i += 2)
+        if (off >= p->moved[i] && off < p->moved[i + 1]) return 1;
+    return 0;
+}
+
+/* Where a use of a variable is written, or 0 if a macro body hides it. */
+static int written_at(pass *p, CXCursor ref, const char *name, unsigned *off)
+{
+    clang_getSpellingLocation(clang_getCursorLocation(ref), NULL, NULL, NULL, off);
+    size_t n = strlen(name);
+    return *off + n <= p->srclen && strncmp(p->src + *off, name, n) == 0 &&
+           !(isalnum((unsigned char)p->src[*off + n]) || p->src[*off + n] == '_');
+}
+
+typedef struct {
+    pass *p;
+    int in_template;  /* inside a global's initializer: refer to templates */
+    int to_edits;     /* collect into p->edits (a statement being moved) */
+} ref_ctx;
+
+static void add_edit(pass *p, unsigned off, unsigned len, const char *text)
+{
+    if (p->nedits == p->capedits) {
+        p->capedits = p->capedits ? p->capedits * 2 : 16;
+        p->edits = realloc(p->edits, sizeof *p->edits * (size_t)p->capedits);
+    }
+    p->edits[p->nedits++] = (text_edit){off, len, strdup(text)};
+}
+
+static void rewrite_ref(ref_ctx *x, CXCursor ref)
+{
+    pass *p = x->p;
+    gvar *v = find_var(p, clang_getCursorReferenced(ref));
+    if (!v || !v->per_rank) return;
+    char *name = spelling(ref);
+    unsigned off;
+    if (!written_at(p, ref, name, &off)) {
+        gp_error_at(p->c, clang_getCursorLocation(ref),
+                    "global '%s' is used inside a macro body; gpumpi-convert cannot give it per-rank storage "
+                    "there yet (pass it to the macro as an argument, or use a function)",
+                    name);
+        free(name);
+        return;
+    }
+    char text[600];
+    snprintf(text, sizeof text, x->in_template ? "__gp_tmpl_%s" : "__gpu_global(%s)", v->name);
+    if (x->to_edits)
+        add_edit(p, off, (unsigned)strlen(name), text);
+    else if (!in_moved(p, off))
+        replace(p->c, off, (unsigned)strlen(name), text);
+    free(name);
+}
+
+static enum CXChildVisitResult refs_in(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(cur) == CXCursor_DeclRefExpr) rewrite_ref(data, cur);
+    return CXChildVisit_Recurse;
+}
+
+/* The start of the statement a file-scope declarator belongs to: in
+ * "int a = 1, b;" b's extent starts at b, after a comma. */
+static unsigned statement_start(pass *p, CXCursor var)
+{
+    unsigned start = gp_offset(clang_getRangeStart(clang_getCursorExtent(var)));
+    long i = (long)start - 1;
+    while (i >= 0 && isspace((unsigned char)p->src[i])) i--;
+    if (i >= 0 && p->src[i] == ',') return p->stmt_start;
+    p->stmt_start = start;
+    return start;
+}
+
+static void edit_file_scope(pass *p, CXCursor var, gvar *v)
+{
+    gp_conv *c = p->c;
+    unsigned start = statement_start(p, var);
+    char *name = spelling(var);
+    unsigned name_off = gp_offset(clang_getCursorLocation(var));
+    if (!gp_name_written_out(c, var)) {
+        gp_error_at(c, clang_getCursorLocation(var), "global '%s' is declared through a macro; write it out", name);
+        free(name);
+        return;
+    }
+    ref_ctx x = {p, 1, 0};
+    if (!v->per_rank) {
+        /* shared and read-only: on the device, and external as in C */
+        int external_def = clang_getCursorLinkage(var) == CXLinkage_External &&
+                           clang_Cursor_getStorageClass(var) == CX_SC_None;
+        gp_prefix_once(c, start, external_def ? "extern __device__ " : "__device__ ");
+        free(name);
+        return;
+    }
+    int declaration_only = !(v->defined && name_off == v->def_off);
+    if (!declaration_only && init_takes_global(p, var)) v->relocate = 1;
+    clang_visitChildren(var, refs_in, &x);
+    /* a second tentative definition must not define the template again;
+     * the rewriter puts later insertions at one place before earlier ones,
+     * so the prefix goes in first to stay next to the declaration */
+    int has_extern = clang_Cursor_getStorageClass(var) == CX_SC_Extern;
+    gp_prefix_once(c, start, declaration_only && !has_extern && !v->internal ? "extern __device__ " : "__device__ ");
+    char text[1400];
+    snprintf(text, sizeof text, "%s__device__ size_t __gp_off_%s; ",
+             v->internal ? "static " : declaration_only ? "extern " : "", v->name);
+    clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, start), text);
+    snprintf(text, sizeof text, "__gp_tmpl_%s", v->name);
+    replace(c, name_off, (unsigned)strlen(name), text);
+    free(name);
+}
+
+static int cmp_edit(const void *a, const void *b)
+{
+    const text_edit *x = a, *y = b;
+    return x->off < y->off ? -1 : x->off > y->off;
+}
+
+/* A static local's statement, with its edits applied, inserted at file
+ * scope before the function; the original is removed. */
+static void move_static_local(pass *p, CXCursor stmt, CXCursor fn)
+{
+    gp_conv *c = p->c;
+    CXSourceRange ext = clang_getCursorExtent(stmt);
+    unsigned b = gp_offset(clang_getRangeStart(ext)), e = gp_offset(clang_getRangeEnd(ext));
+    qsort(p->edits, (size_t)p->nedits, sizeof *p->edits, cmp_edit);
+    size_t cap = (e - b) * 2 + 4096, n = 0;
+    char *out = malloc(cap);
+    unsigned at = b;
+    for (int i = 0; i < p->nedits; i++) {
+        text_edit *d = &p->edits[i];
+        if (d->off < at) continue; /* overlapping: keep the first */
+        size_t need = n + (d->off - at) + strlen(d->text) + 1;
+        if (need > cap) out = realloc(out, cap = need * 2);
+        memcpy(out + n, p->src + at, d->off - at);
+        n += d->off - at;
+        memcpy(out + n, d->text, strlen(d->text));
+        n += strlen(d->text);
+        at = d->off + d->len;
+    }
+    if (n + (e - at) + 4 > cap) out = realloc(out, cap = n + (e - at) + 4);
+    memcpy(out + n, p->src + at, e - at);
+    n += e - at;
+    if (n == 0 || out[n - 1] != ';') out[n++] = ';';
+    out[n++] = '\n';
+    out[n] = 0;
+    unsigned fn_start = gp_offset(clang_getRangeStart(clang_getCursorExtent(fn)));
+    clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, fn_start), out);
+    replace(c, b, e - b, "");
+    free(out);
+    for (int i = 0; i < p->nedits; i++) free(p->edits[i].text);
+    p->nedits = 0;
+}
+
+static int type_is_local(CXCursor var)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(var));
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || t.kind == CXType_Pointer)
+        t = t.kind == CXType_Pointer ? clang_getPointeeType(t) : clang_getArrayElementType(t);
+    CXCursor d = clang_getTypeDeclaration(t);
+    if (clang_Cursor_isNull(d) || clang_getCursorKind(d) == CXCursor_NoDeclFound) return 0;
+    enum CXCursorKind k = clang_getCursorKind(clang_getCursorSemanticParent(d));
+    return k == CXCursor_FunctionDecl;
+}
+
+static enum CXChildVisitResult decl_children(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    void **d = data;
+    CXCursor *kids = d[0];
+    int *n = d[1];
+    if (clang_getCursorKind(cur) == CXCursor_VarDecl && *n < 64) kids[(*n)++] = cur;
+    return CXChildVisit_Continue;
+}
+
+static void edit_static_statement(pass *p, CXCursor stmt)
+{
+    gp_conv *c = p->c;
+    CXCursor kids[64];
+    int nk = 0;
+    void *d[2] = {kids, &nk};
+    clang_visitChildren(stmt, decl_children, d);
+    CXCursor fn = clang_getCursorSemanticParent(kids[0]);
+    unsigned stmt_b = gp_offset(clang_getRangeStart(clang_getCursorExtent(stmt)));
+    int offsets_done = 0;
+    char prelude[4096] = "";
+    for (int i = 0; i < nk; i++) {
+        gvar *v = find_var(p, kids[i]);
+        if (!v || !v->per_rank) return; /* const statics stay device constants */
+        char *name = spelling(kids[i]);
+        if (type_is_local(kids[i])) {
+            gp_error_at(c, clang_getCursorLocation(kids[i]),
+                        "static variable '%s' has a type declared inside its function; gpumpi moves static "
+                        "locals to file scope, so declare the type outside the function",
+                        name);
+            free(name);
+            return;
+        }
+        if (!gp_name_written_out(c, kids[i])) {
+            gp_error_at(c, clang_getCursorLocation(kids[i]), "static variable '%s' is declared through a macro", name);
+            free(name);
+            return;
+        }
+        if (init_takes_global(p, kids[i])) v->relocate = 1;
+        ref_ctx x = {p, 1, 1};
+        clang_visitChildren(kids[i], refs_in, &x);
+        char text[600];
+        snprintf(text, sizeof text, "__gp_tmpl_%s", v->name);
+        add_edit(p, gp_offset(clang_getCursorLocation(kids[i])), (unsigned)strlen(name), text);
+        size_t len = strlen(prelude);
+        snprintf(prelude + len, sizeof prelude - len, "static __device__ size_t __gp_off_%s; ", v->name);
+        free(name);
+        offsets_done++;
+    }
+    if (!offsets_done) return;
+    /* statics in a function are internal: "static" is already there for a
+     * static local; a __thread local gets it */
+    add_edit(p, stmt_b, 0, prelude);
+    add_edit(p, stmt_b, 0, "__device__ ");
+    CXToken *toks;
+    unsigned ntok;
+    clang_tokenize(c->tu, clang_getCursorExtent(stmt), &toks, &ntok);
+    int has_static = 0;
+    for (unsigned i = 0; i < ntok; i++) {
+        CXString s = clang_getTokenSpelling(c->tu, toks[i]);
+        if (!strcmp(clang_getCString(s), "static")) has_static = 1;
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(c->tu, toks, ntok);
+    if (!has_static) add_edit(p, stmt_b, 0, "static ");
+    move_static_local(p, stmt, fn);
+}
+
+static enum CXChildVisitResult edit(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    pass *p = data;
+    gp_conv *c = p->c;
+    if (!gp_in_main_file(c, cur)) return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (k == CXCursor_VarDecl && is_file_scope(cur)) {
+        gvar *v = find_var(p, cur);
+        if (v) edit_file_scope(p, cur, v);
+        return CXChildVisit_Continue;
+    }
+    if (k == CXCursor_DeclStmt) {
+        CXCursor kids[64];
+        int nk = 0;
+        void *d[2] = {kids, &nk};
+        clang_visitChildren(cur, decl_children, d);
+        gvar *v = nk ? find_var(p, kids[0]) : NULL;
+        if (v && v->static_local && v->per_rank) {
+            edit_static_statement(p, cur);
+            return CXChildVisit_Continue;
+        }
+    }
+    if (k == CXCursor_DeclRefExpr) {
+        ref_ctx x = {p, 0, 0};
+        rewrite_ref(&x, cur);
+    }
+    (void)parent;
+    return CXChildVisit_Recurse;
+}
+
+/* Static-local statements are moved whole: uses inside them are edited in
+ * the moved copy, not in place. */
+static enum CXChildVisitResult find_moved(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    pass *p = data;
+    if (!gp_in_main_file(p->c, cur)) return CXChildVisit_Continue;
+    if (clang_getCursorKind(cur) == CXCursor_DeclStmt) {
+        CXCursor kids[64];
+        int nk = 0;
+        void *d[2] = {kids, &nk};
+        clang_visitChildren(cur, decl_children, d);
+        gvar *v = nk ? find_var(p, kids[0]) : NULL;
+        if (v && v->static_local && v->per_rank) {
+            if (p->nmoved + 2 > p->capmoved) {
+                p->capmoved = p->capmoved ? p->capmoved * 2 : 16;
+                p->moved = realloc(p->moved, sizeof *p->moved * (size_t)p->capmoved);
+            }
+            CXSourceRange ext = clang_getCursorExtent(cur);
+            p->moved[p->nmoved++] = gp_offset(clang_getRangeStart(ext));
+            p->moved[p->nmoved++] = gp_offset(clang_getRangeEnd(ext));
+            return CXChildVisit_Continue;
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+static void emit_registration(pass *p)
+{
+    gp_conv *c = p->c;
+    size_t cap = 4096, n = 0;
+    char *out = malloc(cap);
+    int count = 0;
+    n += (size_t)snprintf(out + n, cap - n,
+                          "\n/* gpumpi: this file's per-rank variables, registered before main */\n"
+                          "#ifndef __CUDA_ARCH__\n"
+                          "static const gp_global_desc __gp_globals_of_this_file[] = {\n");
+    for (int i = 0; i < p->nvars; i++) {
+        gvar *v = &p->vars[i];
+        if (!v->per_rank || !v->defined) continue;
+        if (n + 1024 + 3 * strlen(v->name) > cap) out = realloc(out, cap = cap * 2 + 3 * strlen(v->name));
+        n += (size_t)snprintf(out + n, cap - n,
+                              "    {(const void *)&__gp_tmpl_%s, (const void *)&__gp_off_%s, sizeof(__gp_tmpl_%s), "
+                              "alignof(decltype(__gp_tmpl_%s)), %d, \"%s\"},\n",
+                              v->name, v->name, v->name, v->name, v->relocate, v->name);
+        count++;
+    }
+    if (n + 512 > cap) out = realloc(out, cap += 512);
+    n += (size_t)snprintf(out + n, cap - n,
+                          "};\n"
+                          "static const int __gp_globals_registered = gp_register_globals(__gp_globals_of_this_file, %d);\n"
+                          "#endif\n",
+                          count);
+    if (count) {
+        size_t size;
+        clang_getFileContents(c->tu, c->main_file, &size);
+        clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, (unsigned)size), out);
+    }
+    free(out);
+}
+
+void gp_rewrite_globals(gp_conv *c)
+{
+    pass p;
+    memset(&p, 0, sizeof p);
+    p.c = c;
+    p.src = clang_getFileContents(c->tu, c->main_file, &p.srclen);
+    CXCursor tu = clang_getTranslationUnitCursor(c->tu);
+    clang_visitChildren(tu, collect, &p);
+    do {
+        p.changed = 0;
+        clang_visitChildren(tu, promote_consts, &p);
+    } while (p.changed);
+    clang_visitChildren(tu, find_moved, &p);
+    clang_visitChildren(tu, edit, &p);
+    if (p.nvars) {
+        /* before the #line that main.c put first, so user lines keep their numbers */
+        clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, 0),
+                                          "#include <gpumpi/converted.h>\n");
+        emit_registration(&p);
+    }
+    for (int i = 0; i < p.nvars; i++) {
+        free(p.vars[i].usr);
+        free(p.vars[i].name);
+    }
+    free(p.vars);
+    free(p.moved);
+    free(p.edits);
+}

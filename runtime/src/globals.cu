@@ -1,0 +1,29 @@
+/* Filling a rank's globals block from the templates. An initializer such as
+ * int *p = &x; was compiled against x's template, so after the copy any
+ * pointer-sized word of a relocated variable that points into some
+ * template is moved to the same place in this rank's block. */
+#include "gpumpi/globals.h"
+#include "gpumpi/shim_string.h"
+
+GPUMPI_FN static const gp_global_slot *gp_slot_holding(const gp_global_slot *slots, int n, uintptr_t addr)
+{
+    for (int i = 0; i < n; i++) {
+        uintptr_t lo = (uintptr_t)slots[i].tmpl;
+        if (addr >= lo && addr < lo + slots[i].size) return &slots[i];
+    }
+    return 0;
+}
+
+extern "C" GPUMPI_FN void gp_globals_init_rank(const gp_global_slot *slots, int n, char *block)
+{
+    for (int i = 0; i < n; i++) gp_memcpy(block + slots[i].offset, slots[i].tmpl, slots[i].size);
+    for (int i = 0; i < n; i++) {
+        if (!slots[i].relocate) continue;
+        uintptr_t *w = (uintptr_t *)(block + slots[i].offset);
+        size_t words = slots[i].size / sizeof(uintptr_t);
+        for (size_t k = 0; k < words; k++) {
+            const gp_global_slot *to = gp_slot_holding(slots, n, w[k]);
+            if (to) w[k] = (uintptr_t)(block + to->offset) + (w[k] - (uintptr_t)to->tmpl);
+        }
+    }
+}

@@ -1,0 +1,6 @@
+int g;
+int main(void)
+{
+    extern int g;
+    return g;
+}

@@ -1,0 +1,3 @@
+#define BUMP() counter++
+int counter;
+int main(void) { BUMP(); return counter; }
