@@ -11,19 +11,29 @@ typedef struct gp_conv {
     CXTranslationUnit tu;
     CXRewriter rw;
     CXFile main_file;
+    const char *mirror; /* converted copies of the main file and user headers live here */
+    const char *input;  /* the main file as the user named it, for messages */
     int errors;          /* user-facing errors reported so far */
     int main_params;     /* parameters of the user's main; -1 if no main */
     int main_returns_void;
-    unsigned *prefixed;  /* offsets that already got __device__ (one per statement) */
+    struct gp_place *prefixed; /* statement starts that already got __device__ */
     size_t nprefixed, capprefixed;
+    struct gp_place *moved;    /* [start, end) pairs of statements moved elsewhere */
+    size_t nmoved, capmoved;
 } gp_conv;
 
 /* "file:line:col: error: ..." on stderr, counted in c->errors. */
 void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...);
 
-/* Does this cursor come from the main file (directly or through a macro
- * expanded there)? */
-int gp_in_main_file(gp_conv *c, CXCursor cur);
+/* Does this cursor come from a file being converted: the main file or one of
+ * the user's headers (directly or through a macro expanded there)? */
+int gp_converted(gp_conv *c, CXCursor cur);
+
+/* The file a cursor is expanded in, its text, locations and edits in it. */
+CXFile gp_file_of(CXCursor cur);
+const char *gp_text(gp_conv *c, CXFile f, size_t *len);
+CXSourceLocation gp_loc(gp_conv *c, CXFile f, unsigned offset);
+void gp_replace(gp_conv *c, CXFile f, unsigned offset, unsigned len, const char *text);
 
 /* Is the cursor's name written at its location, so it can be edited in
  * place (not produced by a macro)? */
@@ -32,11 +42,22 @@ int gp_name_written_out(gp_conv *c, CXCursor cur);
 /* The passes. */
 void gp_rewrite_functions(gp_conv *c); /* __device__, main renamed, entry point */
 void gp_rewrite_includes(gp_conv *c);  /* <x.h> -> <x.h.cuh> */
-void gp_rewrite_globals(gp_conv *c);   /* globals and static locals -> per-rank storage */
+void gp_rewrite_globals(gp_conv *c);
+void gp_rewrite_casts(gp_conv *c);
+void gp_rewrite_volatile(gp_conv *c);  /* volatile commented out (C++ cannot copy volatile structs) */     /* explicit casts where C++ needs them */   /* globals and static locals -> per-rank storage */
 
 /* Insert "__device__ " (or text) at a statement start once, however many
  * declarations share the statement. Returns 1 if it inserted. */
-int gp_prefix_once(gp_conv *c, unsigned offset, const char *text);
+typedef struct gp_place {
+    CXFile file;
+    unsigned offset;
+} gp_place;
+int gp_prefix_once(gp_conv *c, CXFile f, unsigned offset, const char *text);
+
+/* Statements the globals pass moved elsewhere (static locals): later passes
+ * leave them alone. */
+void gp_note_moved(gp_conv *c, CXFile f, unsigned start, unsigned end);
+int gp_is_moved(gp_conv *c, CXCursor cur);
 
 /* Byte offset of a location in its file (spelling). */
 unsigned gp_offset(CXSourceLocation loc);

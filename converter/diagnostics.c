@@ -3,6 +3,7 @@
 #include <stdarg.h>
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "convert.h"
@@ -13,7 +14,13 @@ void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...)
     unsigned line, col;
     clang_getSpellingLocation(loc, &file, &line, &col, NULL);
     CXString name = clang_getFileName(file);
-    fprintf(stderr, "%s:%u:%u: error: ", clang_getCString(name) ? clang_getCString(name) : "<unknown>", line, col);
+    const char *n = clang_getCString(name) ? clang_getCString(name) : "<unknown>";
+    /* a copy in the mirror is reported as the user's file */
+    if (file && clang_File_isEqual(file, c->main_file))
+        n = c->input;
+    else if (c->mirror && strncmp(n, c->mirror, strlen(c->mirror)) == 0)
+        n += strlen(c->mirror);
+    fprintf(stderr, "%s:%u:%u: error: ", n, line, col);
     clang_disposeString(name);
     va_list ap;
     va_start(ap, fmt);
@@ -23,24 +30,65 @@ void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...)
     c->errors++;
 }
 
-int gp_in_main_file(gp_conv *c, CXCursor cur)
+CXFile gp_file_of(CXCursor cur)
 {
     CXFile f;
     clang_getExpansionLocation(clang_getCursorLocation(cur), &f, NULL, NULL, NULL);
-    return f && clang_File_isEqual(f, c->main_file);
+    return f;
+}
+
+int gp_converted(gp_conv *c, CXCursor cur)
+{
+    CXFile f = gp_file_of(cur);
+    if (!f) return 0;
+    CXString name = clang_getFileName(f);
+    const char *n = clang_getCString(name);
+    int yes = n && strncmp(n, c->mirror, strlen(c->mirror)) == 0 && n[strlen(c->mirror)] == '/';
+    clang_disposeString(name);
+    return yes;
+}
+
+const char *gp_text(gp_conv *c, CXFile f, size_t *len) { return clang_getFileContents(c->tu, f, len); }
+
+CXSourceLocation gp_loc(gp_conv *c, CXFile f, unsigned offset) { return clang_getLocationForOffset(c->tu, f, offset); }
+
+void gp_replace(gp_conv *c, CXFile f, unsigned offset, unsigned len, const char *text)
+{
+    clang_CXRewriter_replaceText(c->rw, clang_getRange(gp_loc(c, f, offset), gp_loc(c, f, offset + len)), text);
 }
 
 int gp_name_written_out(gp_conv *c, CXCursor cur)
 {
     unsigned off;
     size_t size;
-    clang_getExpansionLocation(clang_getCursorLocation(cur), NULL, NULL, NULL, &off);
-    const char *src = clang_getFileContents(c->tu, c->main_file, &size);
+    CXFile f;
+    clang_getExpansionLocation(clang_getCursorLocation(cur), &f, NULL, NULL, &off);
+    const char *src = gp_text(c, f, &size);
     CXString name = clang_getCursorSpelling(cur);
     const char *n = clang_getCString(name);
     size_t len = strlen(n);
-    int ok = off + len <= size && strncmp(src + off, n, len) == 0 &&
+    int ok = src && off + len <= size && strncmp(src + off, n, len) == 0 &&
              (off + len == size || !(isalnum((unsigned char)src[off + len]) || src[off + len] == '_'));
     clang_disposeString(name);
     return ok;
+}
+
+void gp_note_moved(gp_conv *c, CXFile f, unsigned start, unsigned end)
+{
+    if (c->nmoved + 2 > c->capmoved) {
+        c->capmoved = c->capmoved ? c->capmoved * 2 : 16;
+        c->moved = realloc(c->moved, c->capmoved * sizeof *c->moved);
+    }
+    c->moved[c->nmoved++] = (gp_place){f, start};
+    c->moved[c->nmoved++] = (gp_place){f, end};
+}
+
+int gp_is_moved(gp_conv *c, CXCursor cur)
+{
+    CXFile f = gp_file_of(cur);
+    unsigned off = gp_offset(clang_getRangeStart(clang_getCursorExtent(cur)));
+    for (size_t i = 0; i < c->nmoved; i += 2)
+        if (clang_File_isEqual(c->moved[i].file, f) && off >= c->moved[i].offset && off < c->moved[i + 1].offset)
+            return 1;
+    return 0;
 }

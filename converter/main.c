@@ -2,12 +2,18 @@
  *
  *   gpumpi-convert [compiler flags] input.c -o output.cu
  *
- * The flags are the ones the file is compiled with (-I, -D, -std, ...). */
+ * The flags are the ones the file is compiled with (-I, -D, -std, ...).
+ * The user's own headers are converted too, into output.cu.d/. */
+#define _XOPEN_SOURCE 700
+#include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "convert.h"
+#include "mirror.h"
 
 #ifndef GPUMPI_RUNTIME_INCLUDE
 #error "GPUMPI_RUNTIME_INCLUDE must name the runtime's include directory"
@@ -26,6 +32,49 @@ static void usage(FILE *to)
 {
     fprintf(to, "usage: gpumpi-convert [compiler flags] input.c -o output.cu\n"
                 "Rewrites one C file of an MPI program into CUDA for gpumpi.\n");
+}
+
+/* out.cu -> /abs/dir/out.cu.d: where the converted headers go. */
+static char *mirror_dir_for(const char *output)
+{
+    char dir[PATH_MAX], real[PATH_MAX];
+    snprintf(dir, sizeof dir, "%s", output);
+    char *slash = strrchr(dir, '/');
+    const char *base = slash ? slash + 1 : output;
+    if (slash)
+        *slash = 0;
+    else
+        strcpy(dir, ".");
+    if (!realpath(dir, real)) snprintf(real, sizeof real, "%s", dir);
+    size_t n = strlen(real) + strlen(base) + 4;
+    char *m = malloc(n);
+    snprintf(m, n, "%s/%s.d", real, base);
+    return m;
+}
+
+/* Writes every edited copy in the mirror, then the main file to output
+ * (through a temporary file, so a failure leaves no partial output). */
+static int write_output(gp_conv *c, const char *main_copy, const char *output)
+{
+    if (clang_CXRewriter_overwriteChangedFiles(c->rw) != 0) {
+        fprintf(stderr, "gpumpi-convert: cannot write the converted files under %s\n", c->mirror);
+        return 1;
+    }
+    char tmp[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s.tmp%d", output, (int)getpid());
+    FILE *in = fopen(main_copy, "rb"), *out = fopen(tmp, "wb");
+    int bad = !in || !out;
+    char buf[65536];
+    size_t n;
+    while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0) bad = fwrite(buf, 1, n, out) != n;
+    if (in) fclose(in);
+    if (out && fclose(out)) bad = 1;
+    if (bad || rename(tmp, output) != 0) {
+        fprintf(stderr, "gpumpi-convert: cannot write %s: %s\n", output, strerror(errno));
+        unlink(tmp);
+        return 1;
+    }
+    return 0;
 }
 
 /* Parse errors in the compiler's own "file:line:col: error: ..." form. */
@@ -83,28 +132,56 @@ int main(int argc, char **argv)
     }
 
     CXIndex index = clang_createIndex(0, 0);
-    gp_conv c = {0};
+    CXTranslationUnit tu;
     enum CXErrorCode e = clang_parseTranslationUnit2(index, input, args, nargs, NULL, 0,
-                                                     CXTranslationUnit_DetailedPreprocessingRecord, &c.tu);
+                                                     CXTranslationUnit_DetailedPreprocessingRecord, &tu);
     if (e != CXError_Success) {
         fprintf(stderr, "%s: error: cannot parse this file (libclang error %d); does it exist?\n", input, (int)e);
         return 1;
     }
-    if (report_parse_errors(c.tu)) return 1;
-    c.main_file = clang_getFile(c.tu, input);
+    if (report_parse_errors(tu)) return 1;
+
+    /* Parse again from copies, so the user's headers can be rewritten too. */
+    gp_mirror m = {0};
+    gp_mirror_collect(&m, tu, input);
+    clang_disposeTranslationUnit(tu);
+    char *mirror_dir = mirror_dir_for(output);
+    if (gp_mirror_create(&m, mirror_dir)) return 1;
+    const char **margs = gp_mirror_flags(&m, args, nargs);
+    char *minput = gp_mirror_path(&m, input);
+    gp_conv c = {0};
+    c.mirror = m.dir;
+    c.input = input;
+    e = clang_parseTranslationUnit2(index, minput, margs, nargs, NULL, 0, CXTranslationUnit_DetailedPreprocessingRecord,
+                                    &c.tu);
+    if (e != CXError_Success || report_parse_errors(c.tu)) {
+        fprintf(stderr, "%s: error: the copy in %s does not parse like the original\n", input, m.dir);
+        gp_mirror_remove(&m);
+        return 1;
+    }
+    c.main_file = clang_getFile(c.tu, minput);
     c.rw = clang_CXRewriter_create(c.tu);
 
-    /* errors and warnings point at the user's file, not the .cu */
-    char line[4096];
-    snprintf(line, sizeof line, "#line 1 \"%s\"\n", input);
-    clang_CXRewriter_insertTextBefore(c.rw, clang_getLocationForOffset(c.tu, c.main_file, 0), line);
+    /* errors and warnings point at the user's files, not the copies */
+    for (int i = 0; i < m.nfiles; i++) {
+        char *copy = gp_mirror_path(&m, m.files[i]);
+        CXFile f = clang_getFile(c.tu, copy);
+        char line[4200];
+        snprintf(line, sizeof line, "#line 1 \"%s\"\n", i == 0 ? input : m.files[i]);
+        if (f) clang_CXRewriter_insertTextBefore(c.rw, clang_getLocationForOffset(c.tu, f, 0), line);
+        free(copy);
+    }
 
+    gp_rewrite_volatile(&c); /* first: later insertions at a token's start go before its comment */
     gp_rewrite_includes(&c);
     gp_rewrite_functions(&c);
     gp_rewrite_globals(&c); /* after functions: moved statics go before a function's __device__ */
-    int rc = c.errors ? 1 : gp_write_output(&c, output);
+    gp_rewrite_casts(&c);   /* after globals: a cast goes around __gpu_global(x) */
+    int rc = c.errors ? 1 : write_output(&c, minput, output);
+    if (rc) gp_mirror_remove(&m);
 
     free(c.prefixed);
+    free(c.moved);
     clang_CXRewriter_dispose(c.rw);
     clang_disposeTranslationUnit(c.tu);
     clang_disposeIndex(index);

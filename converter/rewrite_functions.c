@@ -16,24 +16,25 @@ unsigned gp_offset(CXSourceLocation loc)
 }
 
 /* int f(void), g(void); is two FunctionDecls starting at one place. */
-int gp_prefix_once(gp_conv *c, unsigned off, const char *text)
+int gp_prefix_once(gp_conv *c, CXFile f, unsigned off, const char *text)
 {
     for (size_t i = 0; i < c->nprefixed; i++)
-        if (c->prefixed[i] == off) return 0;
+        if (c->prefixed[i].offset == off && clang_File_isEqual(c->prefixed[i].file, f)) return 0;
     if (c->nprefixed == c->capprefixed) {
         c->capprefixed = c->capprefixed ? c->capprefixed * 2 : 64;
         c->prefixed = realloc(c->prefixed, c->capprefixed * sizeof *c->prefixed);
     }
-    c->prefixed[c->nprefixed++] = off;
-    clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, off), text);
+    c->prefixed[c->nprefixed++] = (gp_place){f, off};
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), text);
     return 1;
 }
 
 static void rename_main_token(gp_conv *c, CXSourceLocation at)
 {
-    unsigned off = gp_offset(at);
-    CXSourceRange r = clang_getRange(at, clang_getLocationForOffset(c->tu, c->main_file, off + 4));
-    clang_CXRewriter_replaceText(c->rw, r, GP_USER_MAIN);
+    CXFile f;
+    unsigned off;
+    clang_getSpellingLocation(at, &f, NULL, NULL, &off);
+    gp_replace(c, f, off, 4, GP_USER_MAIN);
 }
 
 static int is_main(CXCursor cur)
@@ -67,21 +68,16 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     (void)parent;
     gp_conv *c = data;
     enum CXCursorKind k = clang_getCursorKind(cur);
-    if (!gp_in_main_file(c, cur)) return CXChildVisit_Continue;
+    if (!gp_converted(c, cur)) return CXChildVisit_Continue;
     if (k == CXCursor_FunctionDecl) {
-        if (!gp_name_written_out(c, cur)) {
-            CXString s = clang_getCursorSpelling(cur);
-            gp_error_at(c, clang_getCursorLocation(cur),
-                        "function '%s' is declared through a macro; gpumpi-convert cannot mark it __device__ yet "
-                        "(write the declaration out)",
-                        clang_getCString(s));
-            clang_disposeString(s);
-            return CXChildVisit_Continue;
-        }
-        CXSourceLocation start = clang_getRangeStart(clang_getCursorExtent(cur));
+        /* the declaration may begin with a macro (STATIC int f(...), or a
+         * whole DECLARE(f)): __device__ goes before the invocation */
+        CXFile f;
+        unsigned start;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(cur)), &f, NULL, NULL, &start);
         /* nvcc 13 miscompiles a variadic device function inlined into its
          * caller (ptxas: "Unknown symbol '%VAParam'"): keep those out of line */
-        gp_prefix_once(c, gp_offset(start), clang_Cursor_isVariadic(cur) ? "__device__ __noinline__ " : "__device__ ");
+        gp_prefix_once(c, f, start, clang_Cursor_isVariadic(cur) ? "__device__ __noinline__ " : "__device__ ");
         if (is_main(cur)) {
             rename_main_token(c, clang_getCursorLocation(cur));
             if (clang_isCursorDefinition(cur)) note_main(c, cur);
@@ -107,8 +103,8 @@ static void append_entry_point(gp_conv *c)
              "}\n",
              c->main_returns_void ? "" : "return ", call, c->main_returns_void ? "\n    return 0;" : "");
     size_t size;
-    clang_getFileContents(c->tu, c->main_file, &size);
-    clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, (unsigned)size), text);
+    gp_text(c, c->main_file, &size);
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, c->main_file, (unsigned)size), text);
 }
 
 void gp_rewrite_functions(gp_conv *c)

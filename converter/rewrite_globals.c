@@ -37,14 +37,12 @@ typedef struct pass {
     gp_conv *c;
     gvar *vars;
     int nvars, capvars;
-    unsigned *moved; /* [start, end) pairs: static-local statements moved out */
+    struct moved_range { CXFile file; unsigned start, end; } *moved; /* static-local statements moved out */
     int nmoved, capmoved;
     unsigned stmt_start; /* start of the file-scope declaration statement being read */
     int changed;         /* promote_consts changed something */
     text_edit *edits;       /* replacements inside a statement being moved */
     int nedits, capedits;
-    const char *src;
-    size_t srclen;
 } pass;
 
 static char *usr_of(CXCursor cur)
@@ -147,7 +145,7 @@ static enum CXChildVisitResult collect(CXCursor cur, CXCursor parent, CXClientDa
     (void)parent;
     pass *p = data;
     gp_conv *c = p->c;
-    if (!gp_in_main_file(c, cur)) return CXChildVisit_Continue;
+    if (!gp_converted(c, cur)) return CXChildVisit_Continue;
     if (clang_getCursorKind(cur) != CXCursor_VarDecl) return CXChildVisit_Recurse;
     enum CX_StorageClass sc = clang_Cursor_getStorageClass(cur);
     int file_scope = is_file_scope(cur);
@@ -182,7 +180,7 @@ static enum CXChildVisitResult promote_consts(CXCursor cur, CXCursor parent, CXC
 {
     (void)parent;
     pass *p = data;
-    if (clang_getCursorKind(cur) != CXCursor_VarDecl || !gp_in_main_file(p->c, cur)) return CXChildVisit_Continue;
+    if (clang_getCursorKind(cur) != CXCursor_VarDecl || !gp_converted(p->c, cur)) return CXChildVisit_Continue;
     gvar *v = find_var(p, cur);
     if (v && !v->per_rank && init_takes_global(p, cur)) {
         v->per_rank = 1;
@@ -193,27 +191,33 @@ static enum CXChildVisitResult promote_consts(CXCursor cur, CXCursor parent, CXC
 
 /* ---- edit ------------------------------------------------------------- */
 
-static void replace(gp_conv *c, unsigned off, unsigned len, const char *text)
+static int in_moved(pass *p, CXFile f, unsigned off)
 {
-    CXSourceRange r = clang_getRange(clang_getLocationForOffset(c->tu, c->main_file, off),
-                                     clang_getLocationForOffset(c->tu, c->main_file, off + len));
-    clang_CXRewriter_replaceText(c->rw, r, text);
-}
-
-static int in_moved(pass *p, unsigned off)
-{
-    for (int i = 0; i < p->nmoved; i += 2)
-        if (off >= p->moved[i] && off < p->moved[i + 1]) return 1;
+    for (int i = 0; i < p->nmoved; i++)
+        if (clang_File_isEqual(p->moved[i].file, f) && off >= p->moved[i].start && off < p->moved[i].end) return 1;
     return 0;
 }
 
 /* Where a use of a variable is written, or 0 if a macro body hides it. */
-static int written_at(pass *p, CXCursor ref, const char *name, unsigned *off)
+static int written_at(pass *p, CXCursor ref, const char *name, CXFile *f, unsigned *off)
 {
-    clang_getSpellingLocation(clang_getCursorLocation(ref), NULL, NULL, NULL, off);
-    size_t n = strlen(name);
-    return *off + n <= p->srclen && strncmp(p->src + *off, name, n) == 0 &&
-           !(isalnum((unsigned char)p->src[*off + n]) || p->src[*off + n] == '_');
+    clang_getSpellingLocation(clang_getCursorLocation(ref), f, NULL, NULL, off);
+    size_t n = strlen(name), len;
+    const char *src = *f ? gp_text(p->c, *f, &len) : NULL;
+    return src && *off + n <= len && strncmp(src + *off, name, n) == 0 &&
+           !(isalnum((unsigned char)src[*off + n]) || src[*off + n] == '_');
+}
+
+/* v->name is the written name with a prefix and a suffix around it
+ * (function__x__2 for x): the text to insert before and after the token. */
+static void split_name(const gvar *v, const char *written, const char *open, const char *close, char *before,
+                       char *after, size_t cap)
+{
+    const char *at = strstr(v->name, written);
+    while (at && strstr(at + 1, written)) at = strstr(at + 1, written); /* the last: function__x */
+    size_t pre = at ? (size_t)(at - v->name) : 0;
+    snprintf(before, cap, "%s%.*s", open, (int)pre, v->name);
+    snprintf(after, cap, "%s%s", at ? at + strlen(written) : "", close);
 }
 
 typedef struct {
@@ -238,7 +242,8 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     if (!v || !v->per_rank) return;
     char *name = spelling(ref);
     unsigned off;
-    if (!written_at(p, ref, name, &off)) {
+    CXFile f;
+    if (!written_at(p, ref, name, &f, &off)) {
         gp_error_at(p->c, clang_getCursorLocation(ref),
                     "global '%s' is used inside a macro body; gpumpi-convert cannot give it per-rank storage "
                     "there yet (pass it to the macro as an argument, or use a function)",
@@ -248,10 +253,17 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     }
     char text[600];
     snprintf(text, sizeof text, x->in_template ? "__gp_tmpl_%s" : "__gpu_global(%s)", v->name);
-    if (x->to_edits)
+    if (x->to_edits) {
         add_edit(p, off, (unsigned)strlen(name), text);
-    else if (!in_moved(p, off))
-        replace(p->c, off, (unsigned)strlen(name), text);
+    } else if (!in_moved(p, f, off)) {
+        /* insertions only, never a replacement: the casts pass inserts
+         * around the same token later, and a replacement would swallow that */
+        char before[600], after[600];
+        split_name(v, name, x->in_template ? "__gp_tmpl_" : "__gpu_global(", x->in_template ? "" : ")", before, after,
+                   sizeof before);
+        clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off), before);
+        if (*after) clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off + (unsigned)strlen(name)), after);
+    }
     free(name);
 }
 
@@ -267,9 +279,11 @@ static enum CXChildVisitResult refs_in(CXCursor cur, CXCursor parent, CXClientDa
 static unsigned statement_start(pass *p, CXCursor var)
 {
     unsigned start = gp_offset(clang_getRangeStart(clang_getCursorExtent(var)));
+    size_t len;
+    const char *src = gp_text(p->c, gp_file_of(var), &len);
     long i = (long)start - 1;
-    while (i >= 0 && isspace((unsigned char)p->src[i])) i--;
-    if (i >= 0 && p->src[i] == ',') return p->stmt_start;
+    while (i >= 0 && isspace((unsigned char)src[i])) i--;
+    if (i >= 0 && src[i] == ',') return p->stmt_start;
     p->stmt_start = start;
     return start;
 }
@@ -277,6 +291,7 @@ static unsigned statement_start(pass *p, CXCursor var)
 static void edit_file_scope(pass *p, CXCursor var, gvar *v)
 {
     gp_conv *c = p->c;
+    CXFile file = gp_file_of(var);
     unsigned start = statement_start(p, var);
     char *name = spelling(var);
     unsigned name_off = gp_offset(clang_getCursorLocation(var));
@@ -290,7 +305,7 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
         /* shared and read-only: on the device, and external as in C */
         int external_def = clang_getCursorLinkage(var) == CXLinkage_External &&
                            clang_Cursor_getStorageClass(var) == CX_SC_None;
-        gp_prefix_once(c, start, external_def ? "extern __device__ " : "__device__ ");
+        gp_prefix_once(c, file, start, external_def ? "extern __device__ " : "__device__ ");
         free(name);
         return;
     }
@@ -301,13 +316,12 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
      * the rewriter puts later insertions at one place before earlier ones,
      * so the prefix goes in first to stay next to the declaration */
     int has_extern = clang_Cursor_getStorageClass(var) == CX_SC_Extern;
-    gp_prefix_once(c, start, declaration_only && !has_extern && !v->internal ? "extern __device__ " : "__device__ ");
+    gp_prefix_once(c, file, start, declaration_only && !has_extern && !v->internal ? "extern __device__ " : "__device__ ");
     char text[1400];
     snprintf(text, sizeof text, "%s__device__ size_t __gp_off_%s; ",
              v->internal ? "static " : declaration_only ? "extern " : "", v->name);
-    clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, start), text);
-    snprintf(text, sizeof text, "__gp_tmpl_%s", v->name);
-    replace(c, name_off, (unsigned)strlen(name), text);
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, start), text);
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, name_off), "__gp_tmpl_");
     free(name);
 }
 
@@ -322,6 +336,9 @@ static int cmp_edit(const void *a, const void *b)
 static void move_static_local(pass *p, CXCursor stmt, CXCursor fn)
 {
     gp_conv *c = p->c;
+    CXFile file = gp_file_of(stmt);
+    size_t srclen;
+    const char *src = gp_text(c, file, &srclen);
     CXSourceRange ext = clang_getCursorExtent(stmt);
     unsigned b = gp_offset(clang_getRangeStart(ext)), e = gp_offset(clang_getRangeEnd(ext));
     qsort(p->edits, (size_t)p->nedits, sizeof *p->edits, cmp_edit);
@@ -333,21 +350,21 @@ static void move_static_local(pass *p, CXCursor stmt, CXCursor fn)
         if (d->off < at) continue; /* overlapping: keep the first */
         size_t need = n + (d->off - at) + strlen(d->text) + 1;
         if (need > cap) out = realloc(out, cap = need * 2);
-        memcpy(out + n, p->src + at, d->off - at);
+        memcpy(out + n, src + at, d->off - at);
         n += d->off - at;
         memcpy(out + n, d->text, strlen(d->text));
         n += strlen(d->text);
         at = d->off + d->len;
     }
     if (n + (e - at) + 4 > cap) out = realloc(out, cap = n + (e - at) + 4);
-    memcpy(out + n, p->src + at, e - at);
+    memcpy(out + n, src + at, e - at);
     n += e - at;
     if (n == 0 || out[n - 1] != ';') out[n++] = ';';
     out[n++] = '\n';
     out[n] = 0;
     unsigned fn_start = gp_offset(clang_getRangeStart(clang_getCursorExtent(fn)));
-    clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, fn_start), out);
-    replace(c, b, e - b, "");
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, fn_start), out);
+    gp_replace(c, file, b, e - b, "");
     free(out);
     for (int i = 0; i < p->nedits; i++) free(p->edits[i].text);
     p->nedits = 0;
@@ -436,7 +453,7 @@ static enum CXChildVisitResult edit(CXCursor cur, CXCursor parent, CXClientData 
 {
     pass *p = data;
     gp_conv *c = p->c;
-    if (!gp_in_main_file(c, cur)) return CXChildVisit_Continue;
+    if (!gp_converted(c, cur)) return CXChildVisit_Continue;
     enum CXCursorKind k = clang_getCursorKind(cur);
     if (k == CXCursor_VarDecl && is_file_scope(cur)) {
         gvar *v = find_var(p, cur);
@@ -468,7 +485,7 @@ static enum CXChildVisitResult find_moved(CXCursor cur, CXCursor parent, CXClien
 {
     (void)parent;
     pass *p = data;
-    if (!gp_in_main_file(p->c, cur)) return CXChildVisit_Continue;
+    if (!gp_converted(p->c, cur)) return CXChildVisit_Continue;
     if (clang_getCursorKind(cur) == CXCursor_DeclStmt) {
         CXCursor kids[64];
         int nk = 0;
@@ -476,13 +493,14 @@ static enum CXChildVisitResult find_moved(CXCursor cur, CXCursor parent, CXClien
         clang_visitChildren(cur, decl_children, d);
         gvar *v = nk ? find_var(p, kids[0]) : NULL;
         if (v && v->static_local && v->per_rank) {
-            if (p->nmoved + 2 > p->capmoved) {
+            if (p->nmoved == p->capmoved) {
                 p->capmoved = p->capmoved ? p->capmoved * 2 : 16;
                 p->moved = realloc(p->moved, sizeof *p->moved * (size_t)p->capmoved);
             }
             CXSourceRange ext = clang_getCursorExtent(cur);
-            p->moved[p->nmoved++] = gp_offset(clang_getRangeStart(ext));
-            p->moved[p->nmoved++] = gp_offset(clang_getRangeEnd(ext));
+            p->moved[p->nmoved++] = (struct moved_range){gp_file_of(cur), gp_offset(clang_getRangeStart(ext)),
+                                                         gp_offset(clang_getRangeEnd(ext))};
+            gp_note_moved(p->c, gp_file_of(cur), gp_offset(clang_getRangeStart(ext)), gp_offset(clang_getRangeEnd(ext)));
             return CXChildVisit_Continue;
         }
     }
@@ -517,8 +535,8 @@ static void emit_registration(pass *p)
                           count);
     if (count) {
         size_t size;
-        clang_getFileContents(c->tu, c->main_file, &size);
-        clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, (unsigned)size), out);
+        gp_text(c, c->main_file, &size);
+        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, c->main_file, (unsigned)size), out);
     }
     free(out);
 }
@@ -528,7 +546,6 @@ void gp_rewrite_globals(gp_conv *c)
     pass p;
     memset(&p, 0, sizeof p);
     p.c = c;
-    p.src = clang_getFileContents(c->tu, c->main_file, &p.srclen);
     CXCursor tu = clang_getTranslationUnitCursor(c->tu);
     clang_visitChildren(tu, collect, &p);
     do {
@@ -539,7 +556,7 @@ void gp_rewrite_globals(gp_conv *c)
     clang_visitChildren(tu, edit, &p);
     if (p.nvars) {
         /* before the #line that main.c put first, so user lines keep their numbers */
-        clang_CXRewriter_insertTextBefore(c->rw, clang_getLocationForOffset(c->tu, c->main_file, 0),
+        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, c->main_file, 0),
                                           "#include <gpumpi/converted.h>\n");
         emit_registration(&p);
     }

@@ -36,7 +36,12 @@ GPUMPI_FN static inline char *gp_globals_base(void)
 {
     return gp_world_ptr->globals + (size_t)gp_thread_rank() * gp_world_ptr->globals_stride;
 }
-#define __gpu_global(x) (*(decltype(__gp_tmpl_##x) *)(gp_globals_base() + __gp_off_##x))
+/* A rank's copy is its own: volatile (which C++ will not let a struct be
+ * copied through) is dropped from the view of it. */
+#ifdef __cplusplus
+#include <type_traits>
+#endif
+#define __gpu_global(x) (*(std::remove_volatile<decltype(__gp_tmpl_##x)>::type *)(gp_globals_base() + __gp_off_##x))
 #endif
 
 /* The layout the launcher made, as the ranks see it (device memory on the
