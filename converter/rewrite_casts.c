@@ -99,6 +99,34 @@ static int is_null_literal(gp_conv *c, CXCursor e)
     return zero;
 }
 
+/* (void *)0, ((void*)0) or NULL: C's null pointer constant through void*.
+ * C++ needs a cast to use it as a T*, and a cast from void* is not a
+ * constant expression (nvcc then refuses it in a __device__ variable's
+ * initializer), so it is written as plain 0 instead. */
+static int is_void_null(gp_conv *c, CXCursor e)
+{
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(c->tu, clang_getCursorExtent(e), &toks, &n);
+    const char *want[] = {"void", "*", "0"};
+    int k = 0, ok = 1, is_null_macro = 0;
+    for (unsigned i = 0; i < n && ok; i++) {
+        CXString s = clang_getTokenSpelling(c->tu, toks[i]);
+        const char *t = clang_getCString(s);
+        if (n == 1 && !strcmp(t, "NULL"))
+            is_null_macro = 1;
+        else if (strcmp(t, "(") && strcmp(t, ")")) {
+            if (k < 3 && (!strcmp(t, want[k]) || (k == 2 && t[0] == '0' && strspn(t, "0uUlL") == strlen(t))))
+                k++;
+            else
+                ok = 0;
+        }
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(c->tu, toks, n);
+    return is_null_macro || (ok && k == 3);
+}
+
 static enum CXChildVisitResult first_child(CXCursor cur, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -122,6 +150,16 @@ static void wrap_text(gp_conv *c, CXCursor child, const char *type)
     snprintf(open, sizeof open, "(%s)(", type);
     clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, fb, b), open);
     clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, fe, e), ")");
+}
+
+static void replace_expr(gp_conv *c, CXCursor e, const char *text)
+{
+    CXSourceRange ext = clang_getCursorExtent(e);
+    CXFile fb, fe;
+    unsigned b, en;
+    clang_getExpansionLocation(clang_getRangeStart(ext), &fb, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, &en);
+    if (fb && clang_File_isEqual(fb, fe) && en > b) gp_replace(c, fb, b, en - b, text);
 }
 
 /* The destination type as the converted code spells it: without volatile,
@@ -202,9 +240,14 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
         clang_visitChildren(cur, first_child, &child);
         if (!clang_Cursor_isNull(child) && clang_isExpression(clang_getCursorKind(child))) {
             CXType to = clang_getCursorType(cur), from = clang_getCursorType(child);
+            int to_pointer = is_pointer(clang_getCanonicalType(to));
             if (to.kind != CXType_Invalid && from.kind != CXType_Invalid && needs_cast(to, from, x->in_braces) &&
-                !(is_pointer(clang_getCanonicalType(to)) && is_null_literal(c, child)))
-                wrap(c, child, to);
+                !(to_pointer && is_null_literal(c, child))) {
+                if (to_pointer && is_pointer(clang_getCanonicalType(from)) && is_void_null(c, child))
+                    replace_expr(c, child, "0");
+                else
+                    wrap(c, child, to);
+            }
         }
     }
     return CXChildVisit_Continue;

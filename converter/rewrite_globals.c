@@ -267,11 +267,195 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     free(name);
 }
 
+static enum CXChildVisitResult only_child(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    CXCursor *kids = data;
+    if (clang_Cursor_isNull(kids[0]))
+        kids[0] = cur;
+    else if (clang_Cursor_isNull(kids[1]))
+        kids[1] = cur;
+    return CXChildVisit_Continue;
+}
+
+static char *text_of(gp_conv *c, CXCursor e)
+{
+    CXSourceRange ext = clang_getCursorExtent(e);
+    CXFile f;
+    unsigned b, en;
+    size_t len;
+    clang_getExpansionLocation(clang_getRangeStart(ext), &f, NULL, NULL, &b);
+    clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &en);
+    const char *src = gp_text(c, f, &len);
+    if (!src || en < b || en > len) return strdup("0");
+    char *t = malloc(en - b + 1);
+    memcpy(t, src + b, en - b);
+    t[en - b] = 0;
+    return t;
+}
+
+/* &a[i][j][k] of a per-rank array in an initializer becomes
+ * (&__gp_tmpl_a[0][0][0] + ((i) * D1 + (j)) * D2 + (k)): nvcc's constant
+ * evaluator refuses the address of an element with more than one non-zero
+ * subscript in a __device__ variable's initializer ("dynamic initialization
+ * is not supported"), but takes the flat form. Returns 1 if it rewrote. */
+static int flatten_element_address(ref_ctx *x, CXCursor op)
+{
+    pass *p = x->p;
+    gp_conv *c = p->c;
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(c->tu, clang_getCursorExtent(op), &toks, &n);
+    int amp = 0;
+    if (n > 0) {
+        CXString s = clang_getTokenSpelling(c->tu, toks[0]);
+        amp = !strcmp(clang_getCString(s), "&");
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(c->tu, toks, n);
+    if (!amp) return 0;
+    CXCursor kids[2] = {clang_getNullCursor(), clang_getNullCursor()};
+    clang_visitChildren(op, only_child, kids);
+    CXCursor e = kids[0];
+    char *idx[16];
+    int depth = 0;
+    while (!clang_Cursor_isNull(e) && clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr && depth < 16) {
+        CXCursor sub[2] = {clang_getNullCursor(), clang_getNullCursor()};
+        clang_visitChildren(e, only_child, sub);
+        idx[depth++] = text_of(c, sub[1]);
+        e = sub[0];
+        /* the base may sit under an implicit array-to-pointer conversion */
+        while (!clang_Cursor_isNull(e) && clang_getCursorKind(e) == CXCursor_UnexposedExpr) {
+            CXCursor inner[2] = {clang_getNullCursor(), clang_getNullCursor()};
+            clang_visitChildren(e, only_child, inner);
+            e = inner[0];
+        }
+    }
+    gvar *v = NULL;
+    if (depth >= 2 && !clang_Cursor_isNull(e) && clang_getCursorKind(e) == CXCursor_DeclRefExpr)
+        v = find_var(p, clang_getCursorReferenced(e));
+    CXType t = v ? clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(e))) : (CXType){0};
+    long long dims[16];
+    int ndims = 0;
+    while (v && ndims < 16 && t.kind == CXType_ConstantArray) {
+        dims[ndims++] = clang_getArraySize(t);
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    }
+    int ok = v && v->per_rank && ndims == depth;
+    if (ok) {
+        /* idx[] is innermost first: a[i][j][k] gave k, j, i */
+        char flat[8192], zeros[64] = "";
+        snprintf(flat, sizeof flat, "(%s)", idx[depth - 1]);
+        for (int d = depth - 2; d >= 0; d--) {
+            char next[8192 + 64];
+            snprintf(next, sizeof next, "(%s * %lld + (%s))", flat, dims[depth - 1 - d], idx[d]);
+            snprintf(flat, sizeof flat, "%s", next);
+        }
+        for (int d = 0; d < depth; d++) strcat(zeros, "[0]");
+        char text[8192 + 256];
+        snprintf(text, sizeof text, "(&__gp_tmpl_%s%s + %s)", v->name, zeros, flat);
+        CXSourceRange ext = clang_getCursorExtent(op);
+        CXFile f;
+        unsigned b, en;
+        clang_getExpansionLocation(clang_getRangeStart(ext), &f, NULL, NULL, &b);
+        clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &en);
+        if (x->to_edits)
+            add_edit(p, b, en - b, text);
+        else
+            gp_replace(c, f, b, en - b, text);
+    }
+    for (int d = 0; d < depth; d++) free(idx[d]);
+    return ok;
+}
+
 static enum CXChildVisitResult refs_in(CXCursor cur, CXCursor parent, CXClientData data)
 {
     (void)parent;
-    if (clang_getCursorKind(cur) == CXCursor_DeclRefExpr) rewrite_ref(data, cur);
+    ref_ctx *x = data;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (k == CXCursor_UnaryOperator && x->in_template && flatten_element_address(x, cur)) return CXChildVisit_Continue;
+    if (k == CXCursor_DeclRefExpr) rewrite_ref(data, cur);
     return CXChildVisit_Recurse;
+}
+
+/* nvcc 13 stops with an internal compiler error ("initialization of
+ * bit-field in union not supported!") on a __device__ variable whose
+ * initializer sets a bit-field inside a union. */
+typedef struct {
+    int depth;
+    int found;
+} bf_ctx;
+
+static int type_has_union_bitfield(CXType t, int depth);
+
+static enum CXVisitorResult bf_field(CXCursor field, CXClientData data)
+{
+    bf_ctx *x = data;
+    CXCursor rec = clang_getCursorSemanticParent(field);
+    if (clang_getCursorKind(rec) == CXCursor_UnionDecl && clang_Cursor_isBitField(field)) x->found = 1;
+    if (!x->found && type_has_union_bitfield(clang_getCursorType(field), x->depth + 1)) x->found = 1;
+    return x->found ? CXVisit_Break : CXVisit_Continue;
+}
+
+static int type_has_union_bitfield(CXType t, int depth)
+{
+    t = clang_getCanonicalType(t);
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+    if (t.kind != CXType_Record || depth > 8) return 0;
+    bf_ctx x = {depth, 0};
+    clang_Type_visitFields(t, bf_field, &x);
+    return x.found;
+}
+
+/* The #error nvcc shows instead of crashing; the threads backend builds it. */
+static void guard_union_bitfield(gp_conv *c, CXCursor var, CXFile file, unsigned start)
+{
+    unsigned line;
+    clang_getSpellingLocation(gp_loc(c, file, start), NULL, &line, NULL, NULL);
+    CXString fname = clang_getFileName(file);
+    const char *shown = clang_File_isEqual(file, c->main_file) ? c->input : clang_getCString(fname) + strlen(c->mirror);
+    char *name = spelling(var);
+    char text[2048];
+    snprintf(text, sizeof text,
+             "\n#ifdef __CUDACC__\n#error \"global '%s' initializes a bit-field inside a union, which nvcc 13 cannot "
+             "do in GPU memory (internal compiler error): set that member at run time, or use a struct\"\n#endif\n"
+             "#line %u \"%s\"\n",
+             name, line, shown);
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, start), text);
+    free(name);
+    clang_disposeString(fname);
+}
+
+/* Does the declarator have "= initializer"? (An '=' outside brackets.) */
+static int has_initializer(gp_conv *c, CXCursor var)
+{
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(c->tu, clang_getCursorExtent(var), &toks, &n);
+    int depth = 0, found = 0;
+    unsigned name = gp_offset(clang_getCursorLocation(var)); /* int a = 1, b: b's extent starts at int */
+    for (unsigned i = 0; i < n && !found; i++) {
+        if (gp_offset(clang_getTokenLocation(c->tu, toks[i])) < name) continue;
+        CXString s = clang_getTokenSpelling(c->tu, toks[i]);
+        const char *t = clang_getCString(s);
+        if (!strcmp(t, "[") || !strcmp(t, "(")) depth++;
+        if (!strcmp(t, "]") || !strcmp(t, ")")) depth--;
+        found = depth == 0 && !strcmp(t, "=");
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(c->tu, toks, n);
+    return found;
+}
+
+/* The end of a declarator: where " = {}" goes. C zero-initialises a static
+ * object without an initializer; C++ refuses to if the type has a const
+ * member, unless it is value-initialised from {}. */
+static unsigned declarator_end(CXCursor var)
+{
+    unsigned e;
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(var)), NULL, NULL, NULL, &e);
+    return e;
 }
 
 /* The start of the statement a file-scope declarator belongs to: in
@@ -321,7 +505,11 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
     snprintf(text, sizeof text, "%s__device__ size_t __gp_off_%s; ",
              v->internal ? "static " : declaration_only ? "extern " : "", v->name);
     clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, start), text);
+    if (!declaration_only && has_initializer(c, var) && type_has_union_bitfield(clang_getCursorType(var), 0))
+        guard_union_bitfield(c, var, file, start);
     clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, name_off), "__gp_tmpl_");
+    if (!declaration_only && !has_initializer(c, var))
+        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, declarator_end(var)), " = {}");
     free(name);
 }
 
@@ -425,6 +613,7 @@ static void edit_static_statement(pass *p, CXCursor stmt)
         char text[600];
         snprintf(text, sizeof text, "__gp_tmpl_%s", v->name);
         add_edit(p, gp_offset(clang_getCursorLocation(kids[i])), (unsigned)strlen(name), text);
+        if (!has_initializer(c, kids[i])) add_edit(p, declarator_end(kids[i]), 0, " = {}");
         size_t len = strlen(prelude);
         snprintf(prelude + len, sizeof prelude - len, "static __device__ size_t __gp_off_%s; ", v->name);
         free(name);

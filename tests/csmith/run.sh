@@ -7,6 +7,7 @@ G=$1 FIRST=$2 COUNT=$3 BACKEND=${4:-threads} JOBS=${5:-$(nproc)}
 command -v csmith >/dev/null || { echo "FAIL: csmith not found: install Debian's csmith and libcsmith-dev"; exit 1; }
 [ -f /usr/include/csmith/csmith.h ] || { echo "FAIL: csmith.h not found: install libcsmith-dev"; exit 1; }
 W=${CSMITH_WORKDIR:-$(mktemp -d)}
+mkdir -p "$W"
 seq "$FIRST" $((FIRST + COUNT - 1)) | xargs -P "$JOBS" -I{} sh "$(dirname "$0")/one.sh" "$G" "$W" {} "$BACKEND" >"$W/results.txt"
 sort -n "$W/results.txt" >"$W/sorted.txt"
 grep -v " pass \| skip \| built$" "$W/sorted.txt"
