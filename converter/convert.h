@@ -44,6 +44,8 @@ void gp_rewrite_functions(gp_conv *c); /* __device__, main renamed, entry point 
 void gp_rewrite_includes(gp_conv *c);  /* <x.h> -> <x.h.cuh> */
 void gp_rewrite_globals(gp_conv *c);
 void gp_rewrite_casts(gp_conv *c);
+void gp_check_unsupported(gp_conv *c);  /* setjmp, fork, pthreads, asm, signals: errors */
+void gp_rewrite_keywords(gp_conv *c);  /* C identifiers that are C++ keywords: __gp_kw_new */
 void gp_rewrite_volatile(gp_conv *c);
 void gp_rewrite_const_fields(gp_conv *c); /* const members lose const (nvcc's host shadows) */  /* volatile commented out (C++ cannot copy volatile structs) */     /* explicit casts where C++ needs them */   /* globals and static locals -> per-rank storage */
 

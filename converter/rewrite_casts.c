@@ -15,6 +15,7 @@
 typedef struct {
     gp_conv *c;
     int in_braces; /* inside an initializer list: narrowing is an error in C++ */
+    int in_sizeof; /* the operand of sizeof/_Alignof: 'a' is an int in C, a char in C++ */
 } cast_ctx;
 
 static int is_pointer(CXType t) { return t.kind == CXType_Pointer || t.kind == CXType_BlockPointer; }
@@ -233,6 +234,17 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     cast_ctx inner = *x;
     if (k == CXCursor_InitListExpr) inner.in_braces = 1;
     else if (k != CXCursor_UnexposedExpr) inner.in_braces = 0;
+    inner.in_sizeof = k == CXCursor_UnaryExpr || (k == CXCursor_ParenExpr && x->in_sizeof);
+    if (k == CXCursor_CharacterLiteral && x->in_sizeof) { /* sizeof 'a' is sizeof(int) in C */
+        CXFile f;
+        unsigned b, e;
+        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(cur)), &f, NULL, NULL, &b);
+        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(cur)), NULL, NULL, NULL, &e);
+        if (f && e > b) {
+            clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, b), "((int)");
+            clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, e), ")");
+        }
+    }
     clang_visitChildren(cur, visit, &inner);
     if (k == CXCursor_BinaryOperator) fix_pointer_comparison(c, cur);
     if (k == CXCursor_UnexposedExpr) {
@@ -255,6 +267,6 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
 
 void gp_rewrite_casts(gp_conv *c)
 {
-    cast_ctx x = {c, 0};
+    cast_ctx x = {c, 0, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(c->tu), visit, &x);
 }

@@ -21,6 +21,10 @@ expect missing_header.c "^missing_header\.c:2:10: fatal error: 'no_such_header\.
 expect macro_global.c "^macro_global\.c:3:18: error: global 'counter' is used inside a macro body"
 expect local_type_static.c "^local_type_static\.c:4:25: error: static variable 'origin' has a type declared inside its function"
 expect block_extern.c "^block_extern\.c:4:16: error: a block-scope extern declaration of a global is not supported yet"
+expect unsupported.c "^unsupported\.c:11:9: error: _setjmp: non-local jumps are not supported on the GPU"
+expect unsupported.c "^unsupported\.c:12:5: error: pthread_create: threads inside a rank are not supported"
+expect unsupported.c "^unsupported\.c:13:9: error: fork: a rank cannot create processes"
+expect unsupported.c "^unsupported\.c:14:5: error: inline assembly: host assembly cannot run on the GPU"
 "$CONVERT" does_not_exist.c -o "$W/x.cu" 2>"$W/err" && { echo "FAIL: a missing input converted"; status=1; }
 grep -q "does_not_exist.c" "$W/err" || { echo "FAIL: a missing input is not named: $(cat "$W/err")"; status=1; }
 exit $status

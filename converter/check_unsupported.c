@@ -1,0 +1,65 @@
+/* Constructs gpumpi cannot run on a GPU thread stop the conversion with an
+ * error that says why and what to do, instead of an nvcc message about
+ * host functions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "convert.h"
+
+typedef struct {
+    const char *prefix; /* a function name, or a prefix ending in '_' or '*' */
+    const char *why;
+} unsupported;
+
+static const unsupported calls[] = {
+    {"setjmp", "non-local jumps are not supported on the GPU; restructure the error path with return codes"},
+    {"_setjmp", "non-local jumps are not supported on the GPU; restructure the error path with return codes"},
+    {"sigsetjmp", "non-local jumps are not supported on the GPU; restructure the error path with return codes"},
+    {"longjmp", "non-local jumps are not supported on the GPU; restructure the error path with return codes"},
+    {"siglongjmp", "non-local jumps are not supported on the GPU; restructure the error path with return codes"},
+    {"fork", "a rank cannot create processes; every rank is a GPU thread"},
+    {"vfork", "a rank cannot create processes; every rank is a GPU thread"},
+    {"execv*", "a rank cannot run other programs; every rank is a GPU thread"},
+    {"system", "a rank cannot run other programs; every rank is a GPU thread"},
+    {"popen", "a rank cannot run other programs; every rank is a GPU thread"},
+    {"pthread_*", "threads inside a rank are not supported: each rank is already one GPU thread"},
+    {"signal", "signal handlers are never called on the GPU; remove the handler or guard it with #ifndef __CUDACC__"},
+    {"sigaction", "signal handlers are never called on the GPU; remove the handler or guard it with #ifndef __CUDACC__"},
+    {NULL, NULL},
+};
+
+static const char *why_unsupported(const char *name)
+{
+    for (int i = 0; calls[i].prefix; i++) {
+        size_t n = strlen(calls[i].prefix);
+        if (calls[i].prefix[n - 1] == '*' ? strncmp(name, calls[i].prefix, n - 1) == 0 : strcmp(name, calls[i].prefix) == 0)
+            return calls[i].why;
+    }
+    return NULL;
+}
+
+static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    gp_conv *c = data;
+    if (!gp_converted(c, cur)) return CXChildVisit_Continue;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (k == CXCursor_AsmStmt || k == CXCursor_MSAsmStmt) {
+        gp_error_at(c, clang_getCursorLocation(cur),
+                    "inline assembly: host assembly cannot run on the GPU; use portable C, or guard it with "
+                    "#ifndef __CUDACC__");
+        return CXChildVisit_Continue;
+    }
+    if (k == CXCursor_DeclRefExpr) {
+        CXCursor ref = clang_getCursorReferenced(cur);
+        if (clang_getCursorKind(ref) == CXCursor_FunctionDecl && !gp_converted(c, ref)) {
+            CXString s = clang_getCursorSpelling(ref);
+            const char *why = why_unsupported(clang_getCString(s));
+            if (why) gp_error_at(c, clang_getCursorLocation(cur), "%s: %s", clang_getCString(s), why);
+            clang_disposeString(s);
+        }
+    }
+    return CXChildVisit_Recurse;
+}
+
+void gp_check_unsupported(gp_conv *c) { clang_visitChildren(clang_getTranslationUnitCursor(c->tu), visit, c); }

@@ -1,0 +1,65 @@
+/* Identifiers of the user's C that are keywords in C++ (new, class, this,
+ * template, delete, ...) get the prefix __gp_kw_ wherever they are written
+ * in the converted files, declarations and uses alike, so the names stay
+ * consistent. A word that is a macro from a C header (bool and true from
+ * <stdbool.h>, and from <iso646.h>) is left alone: C++ gives it the same
+ * meaning. Insertions only, before the other passes. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "convert.h"
+
+static const char *const cxx_only[] = {
+    "alignas", "alignof", "and", "and_eq", "bitand", "bitor", "bool", "catch", "char8_t", "char16_t", "char32_t",
+    "class", "compl", "concept", "consteval", "constexpr", "constinit", "const_cast", "co_await", "co_return",
+    "co_yield", "decltype", "delete", "dynamic_cast", "explicit", "export", "false", "friend", "mutable",
+    "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or", "or_eq", "private",
+    "protected", "public", "reinterpret_cast", "requires", "static_assert", "static_cast", "template", "this",
+    "thread_local", "throw", "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
+    NULL};
+
+static int is_cxx_keyword(const char *w)
+{
+    for (int i = 0; cxx_only[i]; i++)
+        if (!strcmp(w, cxx_only[i])) return 1;
+    return 0;
+}
+
+static void rename_in_file(gp_conv *c, CXFile f)
+{
+    size_t len;
+    gp_text(c, f, &len);
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(c->tu, clang_getRange(gp_loc(c, f, 0), gp_loc(c, f, (unsigned)len)), &toks, &n);
+    CXCursor *curs = malloc(sizeof *curs * (n ? n : 1));
+    clang_annotateTokens(c->tu, toks, n, curs);
+    for (unsigned i = 0; i < n; i++) {
+        if (clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
+        CXString s = clang_getTokenSpelling(c->tu, toks[i]);
+        int kw = is_cxx_keyword(clang_getCString(s));
+        clang_disposeString(s);
+        if (!kw) continue;
+        /* a use of a header's macro (bool, true, and...) means the same in C++ */
+        enum CXCursorKind k = clang_getCursorKind(curs[i]);
+        if (k == CXCursor_MacroExpansion || k == CXCursor_MacroInstantiation) continue;
+        unsigned off = gp_offset(clang_getTokenLocation(c->tu, toks[i]));
+        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), "__gp_kw_");
+    }
+    free(curs);
+    clang_disposeTokens(c->tu, toks, n);
+}
+
+static void visit_file(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    (void)depth;
+    gp_conv *c = data;
+    CXString name = clang_getFileName(f);
+    const char *n = clang_getCString(name);
+    int ours = n && strncmp(n, c->mirror, strlen(c->mirror)) == 0;
+    clang_disposeString(name);
+    if (ours) rename_in_file(c, f);
+}
+
+void gp_rewrite_keywords(gp_conv *c) { clang_getInclusions(c->tu, visit_file, c); }
