@@ -1,5 +1,6 @@
 /* Every function becomes a device function; main is renamed and the runtime
  * gets an entry point that calls it with the arguments it expects. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,6 +64,95 @@ static void note_main(gp_conv *c, CXCursor fn)
     c->main_returns_void = ret.kind == CXType_Void;
 }
 
+/* "T a, U b" from a function's parameters, for C++'s prototypes; 0 if a
+ * parameter's type cannot be written in front of its name (function
+ * pointers, arrays): then the user has to write the prototype. */
+static int parameter_list(CXCursor fn, int with_names, char *out, size_t cap)
+{
+    int n = clang_Cursor_getNumArguments(fn);
+    size_t at = 0;
+    out[0] = 0;
+    for (int i = 0; i < n; i++) {
+        CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
+        CXString t = clang_getTypeSpelling(clang_getCursorType(p)), name = clang_getCursorSpelling(p);
+        const char *ts = clang_getCString(t);
+        int ok = !strchr(ts, '(') && !strchr(ts, '[');
+        if (ok)
+            at += (size_t)snprintf(out + at, at < cap ? cap - at : 0, "%s%s%s%s", i ? ", " : "", ts,
+                                   with_names && *clang_getCString(name) ? " " : "",
+                                   with_names ? clang_getCString(name) : "");
+        clang_disposeString(t);
+        clang_disposeString(name);
+        if (!ok || at >= cap) return 0;
+    }
+    return 1;
+}
+
+/* The text from a function's '(' to its body or ';': what a prototype
+ * replaces. */
+static int params_range(gp_conv *c, CXCursor fn, CXFile *f, unsigned *open, unsigned *close, int *knr)
+{
+    unsigned name;
+    clang_getExpansionLocation(clang_getCursorLocation(fn), f, NULL, NULL, &name);
+    size_t len;
+    const char *src = gp_text(c, *f, &len);
+    unsigned i = name;
+    while (i < len && src[i] != '(') i++;
+    if (i >= len) return 0;
+    *open = i;
+    unsigned end;
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(fn)), NULL, NULL, NULL, &end);
+    /* a definition: up to its body's '{'; a declaration: the matching ')' */
+    int depth = 0;
+    for (; i < end && i < len; i++) {
+        if (src[i] == '(') depth++;
+        if (src[i] == ')' && --depth == 0) break;
+    }
+    if (i >= len || src[i] != ')') return 0;
+    *close = i + 1;
+    *knr = 0;
+    if (clang_isCursorDefinition(fn)) {
+        for (; *close < len && src[*close] != '{'; (*close)++) /* K&R parameter declarations */
+            if (!isspace((unsigned char)src[*close])) *knr = 1;
+        if (*close >= len) return 0;
+    }
+    return 1;
+}
+
+/* int f(); (unspecified arguments in C, none in C++) and K&R definitions
+ * become prototypes. */
+static void prototype(gp_conv *c, CXCursor fn)
+{
+    int noproto = clang_getCursorType(fn).kind == CXType_FunctionNoProto;
+    int is_def = clang_isCursorDefinition(fn);
+    CXFile f;
+    unsigned open, close;
+    int knr = 0, have_range = (noproto || is_def) && params_range(c, fn, &f, &open, &close, &knr);
+    if (!noproto && !knr) return; /* a prototype already (clang types K&R definitions as prototyped) */
+    CXCursor def = clang_getCursorDefinition(fn);
+    if (clang_Cursor_isNull(def)) return; /* defined elsewhere: () stays, meaning (void) in C++ */
+    if (!is_def && clang_Cursor_getNumArguments(def) == 0) return;
+    char params[2048];
+    if (!parameter_list(def, is_def, params, sizeof params) || !have_range) {
+        CXString s = clang_getCursorSpelling(fn);
+        gp_error_at(c, clang_getCursorLocation(fn),
+                    "'%s' has no prototype and gpumpi-convert cannot write one for its parameters; declare it "
+                    "with a prototype",
+                    clang_getCString(s));
+        clang_disposeString(s);
+        return;
+    }
+    /* keep the line count, so later lines keep their numbers */
+    size_t len;
+    const char *src = gp_text(c, f, &len);
+    char text[2400];
+    int at = snprintf(text, sizeof text, "(%s)", *params ? params : "void");
+    for (unsigned i = open; i < close && at < (int)sizeof text - 2; i++)
+        if (src[i] == '\n') text[at++] = '\n';
+    text[at] = 0;
+    gp_replace(c, f, open, close - open, text);
+}
+
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -78,6 +168,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
         /* nvcc 13 miscompiles a variadic device function inlined into its
          * caller (ptxas: "Unknown symbol '%VAParam'"): keep those out of line */
         gp_prefix_once(c, f, start, clang_Cursor_isVariadic(cur) ? "__device__ __noinline__ " : "__device__ ");
+        if (!is_main(cur) && gp_name_written_out(c, cur)) prototype(c, cur);
         if (is_main(cur)) {
             rename_main_token(c, clang_getCursorLocation(cur));
             if (clang_isCursorDefinition(cur)) note_main(c, cur);
