@@ -50,9 +50,10 @@ static void note_main(gp_conv *c, CXCursor fn)
 {
     int n = clang_Cursor_getNumArguments(fn);
     CXType ret = clang_getCursorResultType(fn);
-    if (n != 0 && n != 2) {
+    if (n != 0 && n != 2 && n != 3) {
         gp_error_at(c, clang_getCursorLocation(fn),
-                    "main with %d parameters is not supported; use int main(void) or int main(int argc, char **argv)",
+                    "main with %d parameters is not supported; use int main(void), int main(int argc, char **argv) "
+                    "or int main(int argc, char **argv, char **envp)",
                     n);
         return;
     }
@@ -183,15 +184,19 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
 static void append_entry_point(gp_conv *c)
 {
     char text[512];
-    const char *call = c->main_params == 2 ? GP_USER_MAIN "(argc, argv)" : GP_USER_MAIN "()";
+    const char *call = c->main_params == 3   ? GP_USER_MAIN "(argc, argv, gp_environ())"
+                       : c->main_params == 2 ? GP_USER_MAIN "(argc, argv)"
+                                             : GP_USER_MAIN "()";
     snprintf(text, sizeof text,
              "\n/* gpumpi: the runtime starts each rank here */\n"
+             "%s"
              "__device__ int __gpumpi_main(int argc, char **argv)\n"
              "{\n"
              "    (void)argc;\n"
              "    (void)argv;\n"
              "    %s%s;%s\n"
              "}\n",
+             c->main_params == 3 ? "__device__ char **gp_environ(void);\n" : "",
              c->main_returns_void ? "" : "return ", call, c->main_returns_void ? "\n    return 0;" : "");
     size_t size;
     gp_text(c, c->main_file, &size);

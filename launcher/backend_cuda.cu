@@ -12,6 +12,7 @@
 #include "host_service.h"
 
 extern __device__ gp_world *gp_world_ptr;
+extern char **environ;
 
 __global__ void gp_rank_kernel(int nranks)
 {
@@ -165,6 +166,16 @@ int gp_backend_run(gp_options *o, int **codes_out)
     CK(cudaMemcpy(argv_dev, argv_host, argv_bytes, cudaMemcpyHostToDevice));
     free(argv_host);
     hw.argv = (char **)argv_dev;
+    int envc = 0;
+    while (environ[envc]) envc++;
+    size_t env_bytes = gp_argv_pack(envc, environ, NULL, 0);
+    char *env_dev = (char *)dev_zalloc(env_bytes, "the environment");
+    char *env_host = (char *)malloc(env_bytes);
+    if (!env_dev || !env_host) return 1;
+    gp_argv_pack(envc, environ, env_host, (uintptr_t)env_dev);
+    CK(cudaMemcpy(env_dev, env_host, env_bytes, cudaMemcpyHostToDevice));
+    free(env_host);
+    hw.envp = (char **)env_dev;
 
     gp_host_cell *cells_host;
     CK(cudaHostAlloc((void **)&cells_host, sizeof(gp_host_cell) * GP_HOST_CELLS, cudaHostAllocMapped));

@@ -15,6 +15,7 @@
 
 /* Defined by the runtime (C++); globals in C++ are not name-mangled. */
 extern gp_world *gp_world_ptr;
+extern char **environ;
 void gp_rank_run(void);
 __thread int gp_threads_rank;
 
@@ -67,6 +68,12 @@ int gp_backend_run(gp_options *o, int **codes_out)
     char *blob = zalloc(argv_bytes);
     gp_argv_pack(o->app_argc, o->app_argv, blob, (uintptr_t)blob);
     w->argv = (char **)blob;
+    int envc = 0;
+    while (environ[envc]) envc++;
+    size_t env_bytes = gp_argv_pack(envc, environ, NULL, 0);
+    char *env_blob = zalloc(env_bytes);
+    gp_argv_pack(envc, environ, env_blob, (uintptr_t)env_blob);
+    w->envp = (char **)env_blob;
     w->ranks = zalloc(sizeof(gp_rank) * n);
     w->slots = zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n);
     w->exit_codes = zalloc(sizeof(int) * n);

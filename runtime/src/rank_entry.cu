@@ -7,6 +7,9 @@
 /* The converter renames the user's main and emits this entry point. */
 GPUMPI_FN int __gpumpi_main(int argc, char **argv);
 
+/* For main(int argc, char **argv, char **envp). */
+GPUMPI_FN char **gp_environ(void) { return gp_w()->envp; }
+
 GPUMPI_FN void gp_rank_finish(int code)
 {
     gp_world *w = gp_w();

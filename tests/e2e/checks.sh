@@ -149,3 +149,11 @@ check_globals() {
     grep -qx "globals: OK" "$OUT_TXT" || fail "globals: $(cat "$OUT_TXT")"
     note "globals: $2 ranks each with their own copies"
 }
+
+# check_envp BIN: main's third parameter carries the environment.
+check_envp() {
+    GPUMPI_TEST_VAR=1 run "$1" x ---gpumpi -n 3
+    [ $STATUS -eq 0 ] || fail "main_envp: status $STATUS: $(cat "$OUT_TXT" "$ERR_TXT")"
+    [ "$(grep -cx "argc 2, GPUMPI_TEST_VAR seen" "$OUT_TXT")" -eq 3 ] || fail "main_envp: $(cat "$OUT_TXT")"
+    note "main_envp: every rank sees the environment"
+}

@@ -39,6 +39,7 @@ multifile)
     "$BUILD/bin/gpumpicc" --backend=threads "$SRC/tests/programs/multifile/main.c" "$SRC/tests/programs/multifile/work.c" \
         -o "$W/p" || fail "gpumpicc could not build two files into one program"
     check_multifile "$W/p" 3 ;;
+envp) build "$SRC/tests/converter/golden/main_envp.c" p && check_envp "$W/p" ;;
 globals)
     "$BUILD/bin/gpumpicc" --backend=threads "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \
         -o "$W/p" || fail "gpumpicc could not build the globals test"

@@ -29,4 +29,5 @@ for n in 2 3 64 1000; do check_p2p "$B/p2p_semantics" $n; done
 check_live_output "$B/live_output"
 check_multifile "$B/multifile" 5
 for n in 1 7 1000; do check_globals "$B/globals" $n; done
+check_envp "$B/main_envp"
 note "GPU: all checks passed"

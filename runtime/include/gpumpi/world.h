@@ -67,6 +67,7 @@ typedef struct gp_world {
     int nranks;
     int argc;
     char **argv;
+    char **envp;             /* the launcher's environment, NULL-terminated */
     gp_rank *ranks;          /* nranks entries */
     gp_msg *slots;           /* nranks * GP_SLOTS_PER_RANK */
     int *exit_codes;         /* nranks entries, written when a rank returns */
