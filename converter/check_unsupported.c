@@ -2,6 +2,7 @@
  * error that says why and what to do, instead of an nvcc message about
  * host functions. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "convert.h"
@@ -38,6 +39,8 @@ static const char *why_unsupported(const char *name)
     return NULL;
 }
 
+static void check_misaligned_address(gp_conv *c, CXCursor op);
+
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
 {
     (void)parent;
@@ -50,6 +53,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
                     "#ifndef __CUDACC__");
         return CXChildVisit_Continue;
     }
+    if (k == CXCursor_UnaryOperator) check_misaligned_address(c, cur);
     if (k == CXCursor_DeclRefExpr) {
         CXCursor ref = clang_getCursorReferenced(cur);
         if (clang_getCursorKind(ref) == CXCursor_FunctionDecl && !gp_converted(c, ref)) {
@@ -60,6 +64,55 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
         }
     }
     return CXChildVisit_Recurse;
+}
+
+/* &s.f where f sits misaligned in a packed struct (#pragma pack): x86 takes
+ * the unaligned pointer, a GPU stops with "misaligned address". */
+static int operator_is(gp_conv *c, CXCursor op, const char *want)
+{
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(c->tu, clang_getCursorExtent(op), &toks, &n);
+    int yes = 0;
+    if (n > 0) {
+        CXString s = clang_getTokenSpelling(c->tu, toks[0]);
+        yes = !strcmp(clang_getCString(s), want);
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(c->tu, toks, n);
+    return yes;
+}
+
+static enum CXChildVisitResult first_kid(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    *(CXCursor *)data = cur;
+    return CXChildVisit_Break;
+}
+
+static void check_misaligned_address(gp_conv *c, CXCursor op)
+{
+    CXCursor e = clang_getNullCursor();
+    clang_visitChildren(op, first_kid, &e);
+    while (!clang_Cursor_isNull(e) && clang_getCursorKind(e) == CXCursor_ParenExpr) {
+        CXCursor in = clang_getNullCursor();
+        clang_visitChildren(e, first_kid, &in);
+        e = in;
+    }
+    if (clang_Cursor_isNull(e) || clang_getCursorKind(e) != CXCursor_MemberRefExpr || !operator_is(c, op, "&")) return;
+    CXCursor field = clang_getCursorReferenced(e);
+    if (clang_getCursorKind(field) != CXCursor_FieldDecl || clang_Cursor_isBitField(field)) return;
+    long long bits = clang_Cursor_getOffsetOfField(field);
+    long long align = clang_Type_getAlignOf(clang_getCursorType(field));
+    if (bits < 0 || align <= 1 || (bits / 8) % align == 0) return;
+    CXString s = clang_getCursorSpelling(field);
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "the address of member '%s' of a packed struct is misaligned, and the GPU cannot use misaligned "
+             "pointers: copy the member to a local, or drop #pragma pack",
+             clang_getCString(s));
+    clang_disposeString(s);
+    gp_gpu_only_error(c, op, msg);
 }
 
 void gp_check_unsupported(gp_conv *c) { clang_visitChildren(clang_getTranslationUnitCursor(c->tu), visit, c); }

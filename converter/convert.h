@@ -57,6 +57,11 @@ typedef struct gp_place {
 } gp_place;
 int gp_prefix_once(gp_conv *c, CXFile f, unsigned offset, const char *text);
 
+/* Something only the GPU cannot do: an #error for nvcc before the line of
+ * `at` (with #line after it, so later lines keep their numbers); the
+ * threads backend builds the file as it is. */
+void gp_gpu_only_error(gp_conv *c, CXCursor at, const char *message);
+
 /* Statements the globals pass moved elsewhere (static locals): later passes
  * leave them alone. */
 void gp_note_moved(gp_conv *c, CXFile f, unsigned start, unsigned end);

@@ -92,3 +92,22 @@ int gp_is_moved(gp_conv *c, CXCursor cur)
             return 1;
     return 0;
 }
+
+void gp_gpu_only_error(gp_conv *c, CXCursor at, const char *message)
+{
+    CXFile f;
+    unsigned line, off;
+    clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(at)), &f, &line, NULL, &off);
+    size_t len;
+    const char *src = gp_text(c, f, &len);
+    while (off > 0 && src[off - 1] != '\n') off--; /* the start of its line */
+    CXString fname = clang_getFileName(f);
+    const char *shown = clang_File_isEqual(f, c->main_file) ? c->input : clang_getCString(fname) + strlen(c->mirror);
+    size_t n = strlen(message) + strlen(shown) + 128;
+    char *text = malloc(n);
+    /* leading newline: later passes may insert text at the same place, before this */
+    snprintf(text, n, "\n#ifdef __CUDACC__\n#error \"%s\"\n#endif\n#line %u \"%s\"\n", message, line, shown);
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), text);
+    free(text);
+    clang_disposeString(fname);
+}

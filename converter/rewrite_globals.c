@@ -409,22 +409,16 @@ static int type_has_union_bitfield(CXType t, int depth)
 }
 
 /* The #error nvcc shows instead of crashing; the threads backend builds it. */
-static void guard_union_bitfield(gp_conv *c, CXCursor var, CXFile file, unsigned start)
+static void guard_union_bitfield(gp_conv *c, CXCursor var)
 {
-    unsigned line;
-    clang_getSpellingLocation(gp_loc(c, file, start), NULL, &line, NULL, NULL);
-    CXString fname = clang_getFileName(file);
-    const char *shown = clang_File_isEqual(file, c->main_file) ? c->input : clang_getCString(fname) + strlen(c->mirror);
     char *name = spelling(var);
-    char text[2048];
-    snprintf(text, sizeof text,
-             "\n#ifdef __CUDACC__\n#error \"global '%s' initializes a bit-field inside a union, which nvcc 13 cannot "
-             "do in GPU memory (internal compiler error): set that member at run time, or use a struct\"\n#endif\n"
-             "#line %u \"%s\"\n",
-             name, line, shown);
-    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, start), text);
+    char msg[512];
+    snprintf(msg, sizeof msg,
+             "global '%s' initializes a bit-field inside a union, which nvcc 13 cannot do in GPU memory (internal "
+             "compiler error): set that member at run time, or use a struct",
+             name);
+    gp_gpu_only_error(c, var, msg);
     free(name);
-    clang_disposeString(fname);
 }
 
 /* Does the declarator have "= initializer"? (An '=' outside brackets.) */
@@ -506,7 +500,7 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
              v->internal ? "static " : declaration_only ? "extern " : "", v->name);
     clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, start), text);
     if (!declaration_only && has_initializer(c, var) && type_has_union_bitfield(clang_getCursorType(var), 0))
-        guard_union_bitfield(c, var, file, start);
+        guard_union_bitfield(c, var);
     clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, name_off), "__gp_tmpl_");
     if (!declaration_only && !has_initializer(c, var))
         clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, declarator_end(var)), " = {}");
