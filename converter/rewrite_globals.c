@@ -384,6 +384,7 @@ static enum CXChildVisitResult refs_in(CXCursor cur, CXCursor parent, CXClientDa
 typedef struct {
     int depth;
     int found;
+    int seen; /* fields visited so far in this record */
 } bf_ctx;
 
 static int type_has_union_bitfield(CXType t, int depth);
@@ -392,7 +393,10 @@ static enum CXVisitorResult bf_field(CXCursor field, CXClientData data)
 {
     bf_ctx *x = data;
     CXCursor rec = clang_getCursorSemanticParent(field);
-    if (clang_getCursorKind(rec) == CXCursor_UnionDecl && clang_Cursor_isBitField(field)) x->found = 1;
+    /* C initializes a union through its first member: only that one counts */
+    int is_union = clang_getCursorKind(rec) == CXCursor_UnionDecl;
+    if (is_union && x->seen++ > 0) return CXVisit_Break;
+    if (is_union && clang_Cursor_isBitField(field)) x->found = 1;
     if (!x->found && type_has_union_bitfield(clang_getCursorType(field), x->depth + 1)) x->found = 1;
     return x->found ? CXVisit_Break : CXVisit_Continue;
 }
@@ -403,7 +407,7 @@ static int type_has_union_bitfield(CXType t, int depth)
     while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray)
         t = clang_getCanonicalType(clang_getArrayElementType(t));
     if (t.kind != CXType_Record || depth > 8) return 0;
-    bf_ctx x = {depth, 0};
+    bf_ctx x = {depth, 0, 0};
     clang_Type_visitFields(t, bf_field, &x);
     return x.found;
 }
