@@ -68,38 +68,15 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
 
 /* &s.f where f sits misaligned in a packed struct (#pragma pack): x86 takes
  * the unaligned pointer, a GPU stops with "misaligned address". */
-static int operator_is(gp_conv *c, CXCursor op, const char *want)
-{
-    CXToken *toks;
-    unsigned n;
-    clang_tokenize(c->tu, clang_getCursorExtent(op), &toks, &n);
-    int yes = 0;
-    if (n > 0) {
-        CXString s = clang_getTokenSpelling(c->tu, toks[0]);
-        yes = !strcmp(clang_getCString(s), want);
-        clang_disposeString(s);
-    }
-    clang_disposeTokens(c->tu, toks, n);
-    return yes;
-}
 
-static enum CXChildVisitResult first_kid(CXCursor cur, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    *(CXCursor *)data = cur;
-    return CXChildVisit_Break;
-}
 
 static void check_misaligned_address(gp_conv *c, CXCursor op)
 {
-    CXCursor e = clang_getNullCursor();
-    clang_visitChildren(op, first_kid, &e);
-    while (!clang_Cursor_isNull(e) && clang_getCursorKind(e) == CXCursor_ParenExpr) {
-        CXCursor in = clang_getNullCursor();
-        clang_visitChildren(e, first_kid, &in);
-        e = in;
-    }
-    if (clang_Cursor_isNull(e) || clang_getCursorKind(e) != CXCursor_MemberRefExpr || !operator_is(c, op, "&")) return;
+    CXCursor e;
+    if (gp_children(op, &e, 1) != 1) return;
+    while (clang_getCursorKind(e) == CXCursor_ParenExpr)
+        if (gp_children(e, &e, 1) != 1) return;
+    if (clang_getCursorKind(e) != CXCursor_MemberRefExpr || !gp_first_token_is(c, op, "&")) return;
     CXCursor field = clang_getCursorReferenced(e);
     if (clang_getCursorKind(field) != CXCursor_FieldDecl || clang_Cursor_isBitField(field)) return;
     long long bits = clang_Cursor_getOffsetOfField(field);

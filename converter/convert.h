@@ -66,6 +66,20 @@ void gp_gpu_only_error(gp_conv *c, CXCursor at, const char *message);
  * leave them alone. */
 void gp_note_moved(gp_conv *c, CXFile f, unsigned start, unsigned end);
 int gp_is_moved(gp_conv *c, CXCursor cur);
+int gp_is_moved_at(gp_conv *c, CXFile f, unsigned offset);
+
+/* Up to max children of a cursor, in order; returns how many it has. */
+int gp_children(CXCursor parent, CXCursor *out, int max);
+
+/* A cursor's extent in the file it is expanded in: [*begin, *end). Returns 0
+ * if it does not lie within one file. */
+int gp_extent(CXCursor cur, CXFile *f, unsigned *begin, unsigned *end);
+
+/* Is the first token of the cursor's extent this text (an operator, say)? */
+int gp_first_token_is(gp_conv *c, CXCursor cur, const char *text);
+
+/* Calls fn for every file being converted (the main file and user headers). */
+void gp_for_each_converted_file(gp_conv *c, void (*fn)(gp_conv *c, CXFile f));
 
 /* Byte offset of a location in its file (spelling). */
 unsigned gp_offset(CXSourceLocation loc);

@@ -85,8 +85,11 @@ void gp_note_moved(gp_conv *c, CXFile f, unsigned start, unsigned end)
 
 int gp_is_moved(gp_conv *c, CXCursor cur)
 {
-    CXFile f = gp_file_of(cur);
-    unsigned off = gp_offset(clang_getRangeStart(clang_getCursorExtent(cur)));
+    return gp_is_moved_at(c, gp_file_of(cur), gp_offset(clang_getRangeStart(clang_getCursorExtent(cur))));
+}
+
+int gp_is_moved_at(gp_conv *c, CXFile f, unsigned off)
+{
     for (size_t i = 0; i < c->nmoved; i += 2)
         if (clang_File_isEqual(c->moved[i].file, f) && off >= c->moved[i].offset && off < c->moved[i + 1].offset)
             return 1;
@@ -110,4 +113,72 @@ void gp_gpu_only_error(gp_conv *c, CXCursor at, const char *message)
     clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), text);
     free(text);
     clang_disposeString(fname);
+}
+
+typedef struct {
+    CXCursor *out;
+    int max, n;
+} children_ctx;
+
+static enum CXChildVisitResult collect_child(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    children_ctx *x = data;
+    if (x->n < x->max) x->out[x->n] = cur;
+    x->n++;
+    return CXChildVisit_Continue;
+}
+
+int gp_children(CXCursor parent, CXCursor *out, int max)
+{
+    children_ctx x = {out, max, 0};
+    clang_visitChildren(parent, collect_child, &x);
+    return x.n;
+}
+
+int gp_extent(CXCursor cur, CXFile *f, unsigned *begin, unsigned *end)
+{
+    CXSourceRange ext = clang_getCursorExtent(cur);
+    CXFile fe;
+    clang_getExpansionLocation(clang_getRangeStart(ext), f, NULL, NULL, begin);
+    clang_getExpansionLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, end);
+    return *f && fe && clang_File_isEqual(*f, fe) && *end >= *begin;
+}
+
+typedef struct {
+    gp_conv *c;
+    void (*fn)(gp_conv *c, CXFile f);
+} each_file_ctx;
+
+static void each_file(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
+{
+    (void)stack;
+    (void)depth;
+    each_file_ctx *x = data;
+    CXString name = clang_getFileName(f);
+    const char *n = clang_getCString(name);
+    int ours = n && strncmp(n, x->c->mirror, strlen(x->c->mirror)) == 0;
+    clang_disposeString(name);
+    if (ours) x->fn(x->c, f);
+}
+
+void gp_for_each_converted_file(gp_conv *c, void (*fn)(gp_conv *c, CXFile f))
+{
+    each_file_ctx x = {c, fn};
+    clang_getInclusions(c->tu, each_file, &x);
+}
+
+int gp_first_token_is(gp_conv *c, CXCursor cur, const char *text)
+{
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(c->tu, clang_getCursorExtent(cur), &toks, &n);
+    int yes = 0;
+    if (n > 0) {
+        CXString s = clang_getTokenSpelling(c->tu, toks[0]);
+        yes = !strcmp(clang_getCString(s), text);
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(c->tu, toks, n);
+    return yes;
 }

@@ -128,39 +128,23 @@ static int is_void_null(gp_conv *c, CXCursor e)
     return is_null_macro || (ok && k == 3);
 }
 
-static enum CXChildVisitResult first_child(CXCursor cur, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    CXCursor *out = data;
-    if (clang_Cursor_isNull(*out))
-        *out = cur;
-    else
-        *out = clang_getNullCursor(); /* more than one child: not a conversion */
-    return CXChildVisit_Break;
-}
 
 static void wrap_text(gp_conv *c, CXCursor child, const char *type)
 {
-    CXSourceRange ext = clang_getCursorExtent(child);
-    CXFile fb, fe;
+    CXFile f;
     unsigned b, e;
-    clang_getExpansionLocation(clang_getRangeStart(ext), &fb, NULL, NULL, &b);
-    clang_getExpansionLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, &e);
-    if (!fb || !clang_File_isEqual(fb, fe) || e <= b) return;
+    if (!gp_extent(child, &f, &b, &e) || e == b) return;
     char open[1024];
     snprintf(open, sizeof open, "(%s)(", type);
-    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, fb, b), open);
-    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, fe, e), ")");
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, b), open);
+    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, e), ")");
 }
 
 static void replace_expr(gp_conv *c, CXCursor e, const char *text)
 {
-    CXSourceRange ext = clang_getCursorExtent(e);
-    CXFile fb, fe;
+    CXFile f;
     unsigned b, en;
-    clang_getExpansionLocation(clang_getRangeStart(ext), &fb, NULL, NULL, &b);
-    clang_getExpansionLocation(clang_getRangeEnd(ext), &fe, NULL, NULL, &en);
-    if (fb && clang_File_isEqual(fb, fe) && en > b) gp_replace(c, fb, b, en - b, text);
+    if (gp_extent(e, &f, &b, &en) && en > b) gp_replace(c, f, b, en - b, text);
 }
 
 /* The destination type as the converted code spells it: without volatile,
@@ -175,16 +159,6 @@ static void wrap(gp_conv *c, CXCursor child, CXType to)
     wrap_text(c, child, type);
 }
 
-static enum CXChildVisitResult operands(CXCursor cur, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    CXCursor *ops = data;
-    if (clang_Cursor_isNull(ops[0]))
-        ops[0] = cur;
-    else if (clang_Cursor_isNull(ops[1]))
-        ops[1] = cur;
-    return CXChildVisit_Continue;
-}
 
 /* The operator of a binary expression: the token between its operands. */
 static int is_comparison(gp_conv *c, CXCursor lhs, CXCursor rhs)
@@ -210,9 +184,8 @@ static int is_comparison(gp_conv *c, CXCursor lhs, CXCursor rhs)
  * made comparable: both as const volatile void *. */
 static void fix_pointer_comparison(gp_conv *c, CXCursor op)
 {
-    CXCursor ops[2] = {clang_getNullCursor(), clang_getNullCursor()};
-    clang_visitChildren(op, operands, ops);
-    if (clang_Cursor_isNull(ops[0]) || clang_Cursor_isNull(ops[1])) return;
+    CXCursor ops[2];
+    if (gp_children(op, ops, 2) != 2) return;
     CXType a = clang_getCanonicalType(clang_getCursorType(ops[0]));
     CXType b = clang_getCanonicalType(clang_getCursorType(ops[1]));
     if (!is_pointer(a) || !is_pointer(b)) return;
@@ -238,9 +211,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     if (k == CXCursor_CharacterLiteral && x->in_sizeof) { /* sizeof 'a' is sizeof(int) in C */
         CXFile f;
         unsigned b, e;
-        clang_getExpansionLocation(clang_getRangeStart(clang_getCursorExtent(cur)), &f, NULL, NULL, &b);
-        clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(cur)), NULL, NULL, NULL, &e);
-        if (f && e > b) {
+        if (gp_extent(cur, &f, &b, &e) && e > b) {
             clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, b), "((int)");
             clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, e), ")");
         }
@@ -248,9 +219,8 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     clang_visitChildren(cur, visit, &inner);
     if (k == CXCursor_BinaryOperator) fix_pointer_comparison(c, cur);
     if (k == CXCursor_UnexposedExpr) {
-        CXCursor child = clang_getNullCursor();
-        clang_visitChildren(cur, first_child, &child);
-        if (!clang_Cursor_isNull(child) && clang_isExpression(clang_getCursorKind(child))) {
+        CXCursor child;
+        if (gp_children(cur, &child, 1) == 1 && clang_isExpression(clang_getCursorKind(child))) {
             CXType to = clang_getCursorType(cur), from = clang_getCursorType(child);
             int to_pointer = is_pointer(clang_getCanonicalType(to));
             if (to.kind != CXType_Invalid && from.kind != CXType_Invalid && needs_cast(to, from, x->in_braces) &&

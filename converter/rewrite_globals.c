@@ -37,8 +37,6 @@ typedef struct pass {
     gp_conv *c;
     gvar *vars;
     int nvars, capvars;
-    struct moved_range { CXFile file; unsigned start, end; } *moved; /* static-local statements moved out */
-    int nmoved, capmoved;
     unsigned stmt_start; /* start of the file-scope declaration statement being read */
     int changed;         /* promote_consts changed something */
     text_edit *edits;       /* replacements inside a statement being moved */
@@ -191,12 +189,6 @@ static enum CXChildVisitResult promote_consts(CXCursor cur, CXCursor parent, CXC
 
 /* ---- edit ------------------------------------------------------------- */
 
-static int in_moved(pass *p, CXFile f, unsigned off)
-{
-    for (int i = 0; i < p->nmoved; i++)
-        if (clang_File_isEqual(p->moved[i].file, f) && off >= p->moved[i].start && off < p->moved[i].end) return 1;
-    return 0;
-}
 
 /* Where a use of a variable is written, or 0 if a macro body hides it. */
 static int written_at(pass *p, CXCursor ref, const char *name, CXFile *f, unsigned *off)
@@ -255,7 +247,7 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     snprintf(text, sizeof text, x->in_template ? "__gp_tmpl_%s" : "__gpu_global(%s)", v->name);
     if (x->to_edits) {
         add_edit(p, off, (unsigned)strlen(name), text);
-    } else if (!in_moved(p, f, off)) {
+    } else if (!gp_is_moved_at(p->c, f, off)) {
         /* insertions only, never a replacement: the casts pass inserts
          * around the same token later, and a replacement would swallow that */
         char before[600], after[600];
@@ -267,16 +259,6 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     free(name);
 }
 
-static enum CXChildVisitResult only_child(CXCursor cur, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    CXCursor *kids = data;
-    if (clang_Cursor_isNull(kids[0]))
-        kids[0] = cur;
-    else if (clang_Cursor_isNull(kids[1]))
-        kids[1] = cur;
-    return CXChildVisit_Continue;
-}
 
 static char *text_of(gp_conv *c, CXCursor e)
 {
@@ -303,33 +285,19 @@ static int flatten_element_address(ref_ctx *x, CXCursor op)
 {
     pass *p = x->p;
     gp_conv *c = p->c;
-    CXToken *toks;
-    unsigned n;
-    clang_tokenize(c->tu, clang_getCursorExtent(op), &toks, &n);
-    int amp = 0;
-    if (n > 0) {
-        CXString s = clang_getTokenSpelling(c->tu, toks[0]);
-        amp = !strcmp(clang_getCString(s), "&");
-        clang_disposeString(s);
-    }
-    clang_disposeTokens(c->tu, toks, n);
-    if (!amp) return 0;
-    CXCursor kids[2] = {clang_getNullCursor(), clang_getNullCursor()};
-    clang_visitChildren(op, only_child, kids);
-    CXCursor e = kids[0];
+    if (!gp_first_token_is(c, op, "&")) return 0;
+    CXCursor e;
+    if (gp_children(op, &e, 1) < 1) return 0;
     char *idx[16];
     int depth = 0;
     while (!clang_Cursor_isNull(e) && clang_getCursorKind(e) == CXCursor_ArraySubscriptExpr && depth < 16) {
-        CXCursor sub[2] = {clang_getNullCursor(), clang_getNullCursor()};
-        clang_visitChildren(e, only_child, sub);
+        CXCursor sub[2];
+        if (gp_children(e, sub, 2) != 2) break;
         idx[depth++] = text_of(c, sub[1]);
         e = sub[0];
         /* the base may sit under an implicit array-to-pointer conversion */
-        while (!clang_Cursor_isNull(e) && clang_getCursorKind(e) == CXCursor_UnexposedExpr) {
-            CXCursor inner[2] = {clang_getNullCursor(), clang_getNullCursor()};
-            clang_visitChildren(e, only_child, inner);
-            e = inner[0];
-        }
+        while (clang_getCursorKind(e) == CXCursor_UnexposedExpr)
+            if (gp_children(e, &e, 1) < 1) break;
     }
     gvar *v = NULL;
     if (depth >= 2 && !clang_Cursor_isNull(e) && clang_getCursorKind(e) == CXCursor_DeclRefExpr)
@@ -567,23 +535,29 @@ static int type_is_local(CXCursor var)
     return k == CXCursor_FunctionDecl;
 }
 
-static enum CXChildVisitResult decl_children(CXCursor cur, CXCursor parent, CXClientData data)
+/* The variables a declaration statement declares. */
+static int declared_vars(CXCursor stmt, CXCursor *vars, int max)
 {
-    (void)parent;
-    void **d = data;
-    CXCursor *kids = d[0];
-    int *n = d[1];
-    if (clang_getCursorKind(cur) == CXCursor_VarDecl && *n < 64) kids[(*n)++] = cur;
-    return CXChildVisit_Continue;
+    CXCursor kids[64];
+    int n = gp_children(stmt, kids, 64), k = 0;
+    for (int i = 0; i < n && i < 64 && k < max; i++)
+        if (clang_getCursorKind(kids[i]) == CXCursor_VarDecl) vars[k++] = kids[i];
+    return k;
+}
+
+/* A statement of static locals that move to file scope? */
+static int moves_out(pass *p, CXCursor stmt)
+{
+    CXCursor first;
+    gvar *v = declared_vars(stmt, &first, 1) ? find_var(p, first) : NULL;
+    return v && v->static_local && v->per_rank;
 }
 
 static void edit_static_statement(pass *p, CXCursor stmt)
 {
     gp_conv *c = p->c;
     CXCursor kids[64];
-    int nk = 0;
-    void *d[2] = {kids, &nk};
-    clang_visitChildren(stmt, decl_children, d);
+    int nk = declared_vars(stmt, kids, 64);
     CXCursor fn = clang_getCursorSemanticParent(kids[0]);
     unsigned stmt_b = gp_offset(clang_getRangeStart(clang_getCursorExtent(stmt)));
     int offsets_done = 0;
@@ -647,16 +621,9 @@ static enum CXChildVisitResult edit(CXCursor cur, CXCursor parent, CXClientData 
         if (v) edit_file_scope(p, cur, v);
         return CXChildVisit_Continue;
     }
-    if (k == CXCursor_DeclStmt) {
-        CXCursor kids[64];
-        int nk = 0;
-        void *d[2] = {kids, &nk};
-        clang_visitChildren(cur, decl_children, d);
-        gvar *v = nk ? find_var(p, kids[0]) : NULL;
-        if (v && v->static_local && v->per_rank) {
-            edit_static_statement(p, cur);
-            return CXChildVisit_Continue;
-        }
+    if (k == CXCursor_DeclStmt && moves_out(p, cur)) {
+        edit_static_statement(p, cur);
+        return CXChildVisit_Continue;
     }
     if (k == CXCursor_DeclRefExpr) {
         ref_ctx x = {p, 0, 0};
@@ -673,23 +640,11 @@ static enum CXChildVisitResult find_moved(CXCursor cur, CXCursor parent, CXClien
     (void)parent;
     pass *p = data;
     if (!gp_converted(p->c, cur)) return CXChildVisit_Continue;
-    if (clang_getCursorKind(cur) == CXCursor_DeclStmt) {
-        CXCursor kids[64];
-        int nk = 0;
-        void *d[2] = {kids, &nk};
-        clang_visitChildren(cur, decl_children, d);
-        gvar *v = nk ? find_var(p, kids[0]) : NULL;
-        if (v && v->static_local && v->per_rank) {
-            if (p->nmoved == p->capmoved) {
-                p->capmoved = p->capmoved ? p->capmoved * 2 : 16;
-                p->moved = realloc(p->moved, sizeof *p->moved * (size_t)p->capmoved);
-            }
-            CXSourceRange ext = clang_getCursorExtent(cur);
-            p->moved[p->nmoved++] = (struct moved_range){gp_file_of(cur), gp_offset(clang_getRangeStart(ext)),
-                                                         gp_offset(clang_getRangeEnd(ext))};
-            gp_note_moved(p->c, gp_file_of(cur), gp_offset(clang_getRangeStart(ext)), gp_offset(clang_getRangeEnd(ext)));
-            return CXChildVisit_Continue;
-        }
+    if (clang_getCursorKind(cur) == CXCursor_DeclStmt && moves_out(p, cur)) {
+        CXFile f;
+        unsigned b, e;
+        if (gp_extent(cur, &f, &b, &e)) gp_note_moved(p->c, f, b, e);
+        return CXChildVisit_Continue;
     }
     return CXChildVisit_Recurse;
 }
@@ -752,6 +707,5 @@ void gp_rewrite_globals(gp_conv *c)
         free(p.vars[i].name);
     }
     free(p.vars);
-    free(p.moved);
     free(p.edits);
 }

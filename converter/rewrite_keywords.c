@@ -50,16 +50,4 @@ static void rename_in_file(gp_conv *c, CXFile f)
     clang_disposeTokens(c->tu, toks, n);
 }
 
-static void visit_file(CXFile f, CXSourceLocation *stack, unsigned depth, CXClientData data)
-{
-    (void)stack;
-    (void)depth;
-    gp_conv *c = data;
-    CXString name = clang_getFileName(f);
-    const char *n = clang_getCString(name);
-    int ours = n && strncmp(n, c->mirror, strlen(c->mirror)) == 0;
-    clang_disposeString(name);
-    if (ours) rename_in_file(c, f);
-}
-
-void gp_rewrite_keywords(gp_conv *c) { clang_getInclusions(c->tu, visit_file, c); }
+void gp_rewrite_keywords(gp_conv *c) { gp_for_each_converted_file(c, rename_in_file); }
