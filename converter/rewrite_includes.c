@@ -6,8 +6,13 @@
  * absolute path, so the converted file compiles from anywhere. */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "convert.h"
+
+#ifndef GPUMPI_SHIM_INCLUDE
+#error "GPUMPI_SHIM_INCLUDE must name the libc-shim's include directory"
+#endif
 
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
 {
@@ -34,6 +39,21 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
         return CXChildVisit_Continue;
     }
     char text[4200];
+    if (system) {
+        /* a header the libc-shim has no device version of: say so here,
+         * rather than let nvcc fail to find x.h.cuh */
+        CXString name = clang_getCursorSpelling(cur);
+        char shim[4300];
+        snprintf(shim, sizeof shim, "%s/%s.cuh", GPUMPI_SHIM_INCLUDE, clang_getCString(name));
+        char rt[4300];
+        snprintf(rt, sizeof rt, "%s/%s.cuh", GPUMPI_RUNTIME_INCLUDE, clang_getCString(name));
+        if (access(shim, R_OK) != 0 && access(rt, R_OK) != 0)
+            gp_error_at(c, clang_getCursorLocation(cur),
+                        "<%s> is not provided by gpumpi's device C library yet (no %s.cuh); remove the #include "
+                        "if nothing from it is used",
+                        clang_getCString(name), clang_getCString(name));
+        clang_disposeString(name);
+    }
     if (system) {
         CXString name = clang_getCursorSpelling(cur);
         snprintf(text, sizeof text, "<%s.cuh>", clang_getCString(name));

@@ -25,6 +25,7 @@ expect unsupported.c "^unsupported\.c:11:9: error: _setjmp: non-local jumps are 
 expect unsupported.c "^unsupported\.c:12:5: error: pthread_create: threads inside a rank are not supported"
 expect unsupported.c "^unsupported\.c:13:9: error: fork: a rank cannot create processes"
 expect unsupported.c "^unsupported\.c:14:5: error: inline assembly: host assembly cannot run on the GPU"
+expect missing_shim.c "^missing_shim\.c:2:1: error: <ctype\.h> is not provided by gpumpi's device C library yet"
 "$CONVERT" does_not_exist.c -o "$W/x.cu" 2>"$W/err" && { echo "FAIL: a missing input converted"; status=1; }
 grep -q "does_not_exist.c" "$W/err" || { echo "FAIL: a missing input is not named: $(cat "$W/err")"; status=1; }
 exit $status
