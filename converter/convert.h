@@ -46,6 +46,8 @@ void gp_rewrite_globals(gp_conv *c);
 void gp_rewrite_casts(gp_conv *c);
 void gp_check_unsupported(gp_conv *c);  /* setjmp, fork, pthreads, asm, signals: errors */
 void gp_rewrite_keywords(gp_conv *c);  /* C identifiers that are C++ keywords: __gp_kw_new */
+int gp_is_cxx_keyword(const char *word);
+void gp_rewrite_jumps(gp_conv *c);     /* T x = e; -> T x ; x = e; where goto/switch may jump past it */
 void gp_rewrite_volatile(gp_conv *c);
 void gp_rewrite_const_fields(gp_conv *c); /* const members lose const (nvcc's host shadows) */  /* volatile commented out (C++ cannot copy volatile structs) */     /* explicit casts where C++ needs them */   /* globals and static locals -> per-rank storage */
 

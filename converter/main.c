@@ -179,6 +179,7 @@ int main(int argc, char **argv)
     gp_rewrite_includes(&c);
     gp_rewrite_functions(&c);
     gp_rewrite_globals(&c); /* after functions: moved statics go before a function's __device__ */
+    gp_rewrite_jumps(&c);
     gp_rewrite_casts(&c);   /* after globals: a cast goes around __gpu_global(x) */
     int rc = c.errors ? 1 : write_output(&c, minput, output);
     if (rc) gp_mirror_remove(&m);

@@ -18,7 +18,7 @@ static const char *const cxx_only[] = {
     "thread_local", "throw", "true", "try", "typeid", "typename", "using", "virtual", "wchar_t", "xor", "xor_eq",
     NULL};
 
-static int is_cxx_keyword(const char *w)
+int gp_is_cxx_keyword(const char *w)
 {
     for (int i = 0; cxx_only[i]; i++)
         if (!strcmp(w, cxx_only[i])) return 1;
@@ -37,7 +37,7 @@ static void rename_in_file(gp_conv *c, CXFile f)
     for (unsigned i = 0; i < n; i++) {
         if (clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
         CXString s = clang_getTokenSpelling(c->tu, toks[i]);
-        int kw = is_cxx_keyword(clang_getCString(s));
+        int kw = gp_is_cxx_keyword(clang_getCString(s));
         clang_disposeString(s);
         if (!kw) continue;
         /* a use of a header's macro (bool, true, and...) means the same in C++ */
