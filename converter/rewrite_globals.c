@@ -227,6 +227,67 @@ static void add_edit(pass *p, unsigned off, unsigned len, const char *text)
     p->edits[p->nedits++] = (text_edit){off, len, strdup(text)};
 }
 
+/* The macro expanded at a location, found among the translation unit's
+ * macro expansions (libclang 14 reports a macro body's tokens at the
+ * expansion, not in the #define). */
+typedef struct {
+    gp_conv *c;
+    CXFile file;
+    unsigned offset;
+    CXCursor found;
+} macro_find;
+
+static enum CXChildVisitResult find_expansion(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    macro_find *m = data;
+    if (clang_getCursorKind(cur) != CXCursor_MacroExpansion) return CXChildVisit_Continue;
+    CXFile f;
+    unsigned b, e;
+    if (gp_extent(cur, &f, &b, &e) && clang_File_isEqual(f, m->file) && m->offset >= b && m->offset < e) {
+        m->found = cur;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+/* A global named in a macro's body (#define BUMP() counter++): the #define
+ * itself is rewritten, once, so every expansion reaches the rank's copy.
+ * Returns 0 if the name is not in that macro's own body. */
+static int rewrite_in_macro_body(pass *p, CXCursor ref, gvar *v, const char *name)
+{
+    gp_conv *c = p->c;
+    macro_find m = {c, NULL, 0, clang_getNullCursor()};
+    clang_getExpansionLocation(clang_getCursorLocation(ref), &m.file, NULL, NULL, &m.offset);
+    clang_visitChildren(clang_getTranslationUnitCursor(c->tu), find_expansion, &m);
+    if (clang_Cursor_isNull(m.found)) return 0;
+    CXCursor def = clang_getCursorReferenced(m.found);
+    if (clang_Cursor_isNull(def) || !gp_converted(c, def)) return 0;
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(c->tu, clang_getCursorExtent(def), &toks, &n);
+    int rewrote = 0;
+    for (unsigned i = 1; i < n; i++) { /* token 0 is the macro's name */
+        CXString s = clang_getTokenSpelling(c->tu, toks[i]), prev = clang_getTokenSpelling(c->tu, toks[i - 1]);
+        int hit = clang_getTokenKind(toks[i]) == CXToken_Identifier && !strcmp(clang_getCString(s), name) &&
+                  strcmp(clang_getCString(prev), ".") && strcmp(clang_getCString(prev), "->");
+        clang_disposeString(s);
+        clang_disposeString(prev);
+        if (!hit) continue;
+        CXFile f;
+        unsigned off;
+        clang_getSpellingLocation(clang_getTokenLocation(c->tu, toks[i]), &f, NULL, NULL, &off);
+        rewrote = 1;
+        if (!gp_prefix_once(c, f, off, "__gpu_global(")) continue; /* done for an earlier expansion */
+        char before[600], after[600];
+        split_name(v, name, "", ")", before, after, sizeof before);
+        if (*before) clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), before);
+        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off + (unsigned)strlen(name)), after);
+    }
+    clang_disposeTokens(c->tu, toks, n);
+    return rewrote;
+}
+
 static void rewrite_ref(ref_ctx *x, CXCursor ref)
 {
     pass *p = x->p;
@@ -236,6 +297,10 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     unsigned off;
     CXFile f;
     if (!written_at(p, ref, name, &f, &off)) {
+        if (!x->in_template && !x->to_edits && rewrite_in_macro_body(p, ref, v, name)) {
+            free(name);
+            return;
+        }
         gp_error_at(p->c, clang_getCursorLocation(ref),
                     "global '%s' is used inside a macro body; gpumpi-convert cannot give it per-rank storage "
                     "there yet (pass it to the macro as an argument, or use a function)",

@@ -18,7 +18,6 @@ expect() { # FILE PATTERN: stderr must match the extended regex PATTERN
 }
 expect syntax.c '^syntax\.c:5:13: error: expected expression'
 expect missing_header.c "^missing_header\.c:2:10: fatal error: 'no_such_header\.h' file not found"
-expect macro_global.c "^macro_global\.c:3:18: error: global 'counter' is used inside a macro body"
 expect local_type_static.c "^local_type_static\.c:4:25: error: static variable 'origin' has a type declared inside its function"
 expect block_extern.c "^block_extern\.c:4:16: error: a block-scope extern declaration of a global is not supported yet"
 expect unsupported.c "^unsupported\.c:11:9: error: _setjmp: non-local jumps are not supported on the GPU"
