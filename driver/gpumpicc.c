@@ -3,7 +3,8 @@
  * Each C source is converted (gpumpi-convert), compiled as relocatable
  * device code (nvcc -rdc) or, on the threads backend, as host C++; linking
  * adds the runtime, libc-shim and launcher and does the device link. */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700
+#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,6 +221,17 @@ static int link_program(const job *j, const gp_cmd *objects)
     return rc;
 }
 
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st;
+    (void)flag;
+    (void)ftw;
+    return remove(path);
+}
+
+/* The temporary directory holds converted files and their headers' copies. */
+static void remove_tree(const char *dir) { nftw(dir, remove_entry, 32, FTW_DEPTH | FTW_PHYS); }
+
 int main(int argc, char **argv)
 {
     job j;
@@ -232,7 +244,7 @@ int main(int argc, char **argv)
         perror("gpumpicc: cannot make a temporary directory");
         return 1;
     }
-    gp_cmd objects = {0}, made = {0};
+    gp_cmd objects = {0};
     for (int i = 0; i < j.sources.argc && rc == 0; i++) {
         const char *src = j.sources.argv[i];
         char cu[4200], tmpobj[4200];
@@ -241,20 +253,15 @@ int main(int argc, char **argv)
         char *obj = j.compile_only ? (j.output ? strdup(j.output) : object_name(src)) : strdup(tmpobj);
         rc = convert_and_compile(&j, src, cu, obj);
         gp_cmd_add(&objects, obj);
-        gp_cmd_add(&made, cu);
-        if (!j.compile_only) gp_cmd_add(&made, obj);
         free(obj);
     }
     add_all(&objects, &j.inputs);
     if (rc == 0 && !j.compile_only) rc = link_program(&j, &objects);
 
-    if (getenv("GPUMPI_KEEP")) {
+    if (getenv("GPUMPI_KEEP"))
         fprintf(stderr, "gpumpicc: kept the converted sources in %s\n", tmpdir);
-    } else {
-        for (int i = 0; i < made.argc; i++) unlink(made.argv[i]);
-        rmdir(tmpdir);
-    }
+    else
+        remove_tree(tmpdir);
     gp_cmd_free(&objects);
-    gp_cmd_free(&made);
     return rc;
 }
