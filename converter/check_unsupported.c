@@ -54,6 +54,16 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
         return CXChildVisit_Continue;
     }
     if (k == CXCursor_UnaryOperator) check_misaligned_address(c, cur);
+    if (k == CXCursor_VarDecl && clang_getCanonicalType(clang_getCursorType(cur)).kind == CXType_VariableArray) {
+        CXString s = clang_getCursorSpelling(cur);
+        char msg[512];
+        snprintf(msg, sizeof msg,
+                 "variable-length array '%s': nvcc does not support them in device code; allocate it with malloc "
+                 "or give it a constant size",
+                 clang_getCString(s));
+        clang_disposeString(s);
+        gp_gpu_only_error(c, cur, msg);
+    }
     if (k == CXCursor_DeclRefExpr) {
         CXCursor ref = clang_getCursorReferenced(cur);
         if (clang_getCursorKind(ref) == CXCursor_FunctionDecl && !gp_converted(c, ref)) {

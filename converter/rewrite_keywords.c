@@ -3,7 +3,8 @@
  * in the converted files, declarations and uses alike, so the names stay
  * consistent. A word that is a macro from a C header (bool and true from
  * <stdbool.h>, and from <iso646.h>) is left alone: C++ gives it the same
- * meaning. Insertions only, before the other passes. */
+ * meaning. C's restrict becomes __restrict__. Insertions only, before the
+ * other passes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,6 +36,18 @@ static void rename_in_file(gp_conv *c, CXFile f)
     CXCursor *curs = malloc(sizeof *curs * (n ? n : 1));
     clang_annotateTokens(c->tu, toks, n, curs);
     for (unsigned i = 0; i < n; i++) {
+        if (clang_getTokenKind(toks[i]) == CXToken_Keyword) {
+            /* C's restrict is spelled __restrict__ in C++ (g++ and nvcc) */
+            CXString s = clang_getTokenSpelling(c->tu, toks[i]);
+            int is_restrict = !strcmp(clang_getCString(s), "restrict");
+            clang_disposeString(s);
+            if (is_restrict) {
+                unsigned off = gp_offset(clang_getTokenLocation(c->tu, toks[i]));
+                clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), "__");
+                clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off + 8), "__");
+            }
+            continue;
+        }
         if (clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
         CXString s = clang_getTokenSpelling(c->tu, toks[i]);
         int kw = gp_is_cxx_keyword(clang_getCString(s));
