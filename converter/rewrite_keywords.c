@@ -3,8 +3,9 @@
  * in the converted files, declarations and uses alike, so the names stay
  * consistent. A word that is a macro from a C header (bool and true from
  * <stdbool.h>, and from <iso646.h>) is left alone: C++ gives it the same
- * meaning. C's restrict becomes __restrict__. Insertions only, before the
- * other passes. */
+ * meaning. C's restrict becomes __restrict__, and a struct tag that a
+ * typedef of another type shares its name with becomes __gp_tag_T.
+ * Insertions only, before the other passes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,58 @@ int gp_is_cxx_keyword(const char *w)
 {
     for (int i = 0; cxx_only[i]; i++)
         if (!strcmp(w, cxx_only[i])) return 1;
+    return 0;
+}
+
+/* struct T where a typedef T names another type: C keeps tags and ordinary
+ * names apart, C++ does not, so such a tag becomes __gp_tag_T. */
+typedef struct {
+    char **typedefs, **clashing;
+    CXType *typedef_types;
+    int ntypedefs, nclashing;
+} tag_scan;
+
+static enum CXChildVisitResult find_typedefs(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    tag_scan *t = data;
+    if (clang_getCursorKind(cur) == CXCursor_TypedefDecl) {
+        CXString s = clang_getCursorSpelling(cur);
+        t->typedefs = realloc(t->typedefs, sizeof *t->typedefs * (size_t)(t->ntypedefs + 1));
+        t->typedef_types = realloc(t->typedef_types, sizeof *t->typedef_types * (size_t)(t->ntypedefs + 1));
+        t->typedefs[t->ntypedefs] = strdup(clang_getCString(s));
+        t->typedef_types[t->ntypedefs++] = clang_getCanonicalType(clang_getTypedefDeclUnderlyingType(cur));
+        clang_disposeString(s);
+    }
+    return CXChildVisit_Continue;
+}
+
+static enum CXChildVisitResult find_clashing_tags(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    tag_scan *t = data;
+    enum CXCursorKind k = clang_getCursorKind(cur);
+    if (k == CXCursor_StructDecl || k == CXCursor_UnionDecl || k == CXCursor_EnumDecl) {
+        CXString s = clang_getCursorSpelling(cur);
+        const char *name = clang_getCString(s);
+        CXType mine = clang_getCanonicalType(clang_getCursorType(cur));
+        for (int i = 0; i < t->ntypedefs; i++)
+            if (*name && !strcmp(t->typedefs[i], name) && !clang_equalTypes(t->typedef_types[i], mine)) {
+                t->clashing = realloc(t->clashing, sizeof *t->clashing * (size_t)(t->nclashing + 1));
+                t->clashing[t->nclashing++] = strdup(name);
+                break;
+            }
+        clang_disposeString(s);
+    }
+    return CXChildVisit_Recurse;
+}
+
+static tag_scan scan;
+
+static int clashing_tag(const char *name)
+{
+    for (int i = 0; i < scan.nclashing; i++)
+        if (!strcmp(scan.clashing[i], name)) return 1;
     return 0;
 }
 
@@ -49,6 +102,19 @@ static void rename_in_file(gp_conv *c, CXFile f)
             continue;
         }
         if (clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
+        if (i > 0 && clang_getTokenKind(toks[i - 1]) == CXToken_Keyword) {
+            CXString kw = clang_getTokenSpelling(c->tu, toks[i - 1]), id = clang_getTokenSpelling(c->tu, toks[i]);
+            const char *k = clang_getCString(kw);
+            int tag = (!strcmp(k, "struct") || !strcmp(k, "union") || !strcmp(k, "enum")) &&
+                      clashing_tag(clang_getCString(id));
+            clang_disposeString(kw);
+            clang_disposeString(id);
+            if (tag) {
+                unsigned off = gp_offset(clang_getTokenLocation(c->tu, toks[i]));
+                clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), "__gp_tag_");
+                continue;
+            }
+        }
         CXString s = clang_getTokenSpelling(c->tu, toks[i]);
         int kw = gp_is_cxx_keyword(clang_getCString(s));
         clang_disposeString(s);
@@ -63,4 +129,10 @@ static void rename_in_file(gp_conv *c, CXFile f)
     clang_disposeTokens(c->tu, toks, n);
 }
 
-void gp_rewrite_keywords(gp_conv *c) { gp_for_each_converted_file(c, rename_in_file); }
+void gp_rewrite_keywords(gp_conv *c)
+{
+    CXCursor tu = clang_getTranslationUnitCursor(c->tu);
+    clang_visitChildren(tu, find_typedefs, &scan);
+    clang_visitChildren(tu, find_clashing_tags, &scan);
+    gp_for_each_converted_file(c, rename_in_file);
+}
