@@ -374,7 +374,12 @@ static int flatten_element_address(ref_ctx *x, CXCursor op)
         dims[ndims++] = clang_getArraySize(t);
         t = clang_getCanonicalType(clang_getArrayElementType(t));
     }
-    int ok = v && v->per_rank && ndims == depth;
+    /* nvcc refuses &a[0][j][k] (a zero first subscript, non-zero later ones)
+     * but takes the flat form; it refuses the flat form when the offset runs
+     * past the first row of a const array, and takes &a[i][j] there. So
+     * flatten only the zero-first-subscript case. */
+    int zero_first = depth > 0 && !strcmp(idx[depth - 1], "0");
+    int ok = v && v->per_rank && ndims == depth && zero_first;
     if (ok) {
         /* idx[] is innermost first: a[i][j][k] gave k, j, i */
         char flat[8192], zeros[64] = "";
