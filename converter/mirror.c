@@ -1,9 +1,9 @@
 /* The mirror directory (see mirror.h). */
 #define _XOPEN_SOURCE 700
 #include "mirror.h"
+#include "remove_tree.h"
 
 #include <errno.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,17 +82,9 @@ static int copy_file(const char *from, const char *to)
     return rc;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
 void gp_mirror_remove(const gp_mirror *m)
 {
-    if (m->dir) nftw(m->dir, remove_entry, 32, FTW_DEPTH | FTW_PHYS);
+    if (m->dir) gp_remove_tree(m->dir);
 }
 
 int gp_mirror_create(gp_mirror *m, const char *dir)

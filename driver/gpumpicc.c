@@ -4,13 +4,13 @@
  * device code (nvcc -rdc) or, on the threads backend, as host C++; linking
  * adds the runtime, libc-shim and launcher and does the device link. */
 #define _XOPEN_SOURCE 700
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "command.h"
+#include "remove_tree.h"
 #include "gpumpi_config.h"
 
 typedef enum { BACKEND_CUDA, BACKEND_THREADS } backend;
@@ -221,17 +221,6 @@ static int link_program(const job *j, const gp_cmd *objects)
     return rc;
 }
 
-static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-    (void)st;
-    (void)flag;
-    (void)ftw;
-    return remove(path);
-}
-
-/* The temporary directory holds converted files and their headers' copies. */
-static void remove_tree(const char *dir) { nftw(dir, remove_entry, 32, FTW_DEPTH | FTW_PHYS); }
-
 int main(int argc, char **argv)
 {
     job j;
@@ -261,7 +250,7 @@ int main(int argc, char **argv)
     if (getenv("GPUMPI_KEEP"))
         fprintf(stderr, "gpumpicc: kept the converted sources in %s\n", tmpdir);
     else
-        remove_tree(tmpdir);
+        gp_remove_tree(tmpdir); /* converted files and their headers' copies */
     gp_cmd_free(&objects);
     return rc;
 }
