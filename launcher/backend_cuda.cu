@@ -8,6 +8,7 @@
 
 #include "backend.h"
 #include "globals_layout.h"
+#include "gpumpi/globals.h"
 #include "gpumpi/launch.h"
 #include "host_service.h"
 
@@ -16,8 +17,14 @@ extern char **environ;
 
 __global__ void gp_rank_kernel(int nranks)
 {
-    if ((int)(blockIdx.x * blockDim.x + threadIdx.x) < nranks) gp_rank_run();
+    int rank = (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    if (rank >= nranks) return;
+    gp_globals_bases[threadIdx.x] = gp_world_ptr->globals + (size_t)rank * gp_world_ptr->globals_stride;
+    gp_rank_run();
 }
+
+/* Dynamic shared memory of a block: one globals-block pointer per rank. */
+static size_t rank_smem(int block) { return sizeof(char *) * (size_t)block; }
 
 __global__ void gp_clock_origin_kernel(gp_world *w) { w->t0_ns = gp_clock_ns(); }
 
@@ -42,7 +49,7 @@ __global__ void gp_globals_init_kernel(const gp_global_slot *slots, int n, char 
 static int check_coresident(const gp_options *o, const cudaDeviceProp *p)
 {
     int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gp_rank_kernel, o->block, 0));
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gp_rank_kernel, o->block, rank_smem(o->block)));
     long long max_blocks = (long long)per_sm * p->multiProcessorCount;
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, gp_rank_kernel));
@@ -194,7 +201,7 @@ int gp_backend_run(gp_options *o, int **codes_out)
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     void *args[] = {&n};
-    CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid), dim3(o->block), args, 0, s));
+    CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid), dim3(o->block), args, rank_smem(o->block), s));
     cudaError_t st;
     while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) gp_host_service_idle(gp_host_service_poll());
     gp_host_service_poll();

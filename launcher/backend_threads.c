@@ -18,10 +18,12 @@ extern gp_world *gp_world_ptr;
 extern char **environ;
 void gp_rank_run(void);
 __thread int gp_threads_rank;
+__thread char *gp_threads_globals_base;
 
 static void *rank_thread(void *arg)
 {
     gp_threads_rank = (int)(intptr_t)arg;
+    gp_threads_globals_base = gp_world_ptr->globals + (size_t)gp_threads_rank * gp_world_ptr->globals_stride;
     gp_rank_run();
     return NULL;
 }

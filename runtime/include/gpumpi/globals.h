@@ -31,11 +31,18 @@ int gp_register_globals(const gp_global_desc *vars, int n);
 }
 #endif
 
+/* The start of the calling rank's block, set once when the rank starts:
+ * on the GPU in the block's dynamic shared memory (one pointer per thread,
+ * one shared-memory load per use instead of a chain of global loads), on
+ * the threads backend in a thread-local variable. */
+#if defined(GPUMPI_CUDA)
+extern __shared__ char *gp_globals_bases[];
+__device__ static __forceinline__ char *gp_globals_base(void) { return gp_globals_bases[threadIdx.x]; }
+#elif defined(GPUMPI_THREADS)
+extern __thread char *gp_threads_globals_base;
+static inline char *gp_globals_base(void) { return gp_threads_globals_base; }
+#endif
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
-GPUMPI_FN static inline char *gp_globals_base(void)
-{
-    return gp_world_ptr->globals + (size_t)gp_thread_rank() * gp_world_ptr->globals_stride;
-}
 /* A rank's copy is its own: volatile (which C++ will not let a struct be
  * copied through) is dropped from the view of it. */
 #ifdef __cplusplus
