@@ -67,9 +67,10 @@ static int check_coresident(const gp_options *o, const cudaDeviceProp *p)
     if (o->grid > max_blocks) {
         int by_threads = p->maxThreadsPerMultiProcessor / o->block;
         int by_regs = fa.numRegs ? p->regsPerMultiprocessor / (fa.numRegs * o->block) : per_sm;
-        const char *limit = per_sm == p->maxBlocksPerMultiProcessor ? "blocks per SM"
-                            : per_sm == by_regs && by_regs < by_threads ? "registers per SM"
-                                                                        : "threads per SM";
+        const char *limit = per_sm == p->maxBlocksPerMultiProcessor              ? "blocks per SM"
+                            : per_sm == by_regs && by_regs < by_threads          ? "registers per SM"
+                            : per_sm == by_threads                                ? "threads per SM"
+                                                                                  : "shared memory per SM";
         fprintf(stderr,
                 "gpumpi: cannot run %d ranks as %d blocks of %d: all ranks must be resident at once, and %s holds at "
                 "most %lld blocks of %d (%d SMs x %d blocks; limited by %s: %d registers/thread, %d threads/SM). "
