@@ -62,14 +62,7 @@ static int write_output(gp_conv *c, const char *main_copy, const char *output)
     }
     char tmp[PATH_MAX];
     snprintf(tmp, sizeof tmp, "%s.tmp%d", output, (int)getpid());
-    FILE *in = fopen(main_copy, "rb"), *out = fopen(tmp, "wb");
-    int bad = !in || !out;
-    char buf[65536];
-    size_t n;
-    while (!bad && (n = fread(buf, 1, sizeof buf, in)) > 0) bad = fwrite(buf, 1, n, out) != n;
-    if (in) fclose(in);
-    if (out && fclose(out)) bad = 1;
-    if (bad || rename(tmp, output) != 0) {
+    if (gp_copy_file(main_copy, tmp) != 0 || rename(tmp, output) != 0) {
         fprintf(stderr, "gpumpi-convert: cannot write %s: %s\n", output, strerror(errno));
         unlink(tmp);
         return 1;

@@ -67,7 +67,7 @@ static int mkdirs(char *path)
     return mkdir(path, 0755) != 0 && errno != EEXIST;
 }
 
-static int copy_file(const char *from, const char *to)
+int gp_copy_file(const char *from, const char *to)
 {
     FILE *in = fopen(from, "rb"), *out = NULL;
     char *dir = strdup(to);
@@ -93,7 +93,7 @@ int gp_mirror_create(gp_mirror *m, const char *dir)
     gp_mirror_remove(m);
     for (int i = 0; i < m->nfiles; i++) {
         char *to = gp_mirror_path(m, m->files[i]);
-        int bad = copy_file(m->files[i], to);
+        int bad = gp_copy_file(m->files[i], to);
         if (bad) fprintf(stderr, "gpumpi-convert: cannot copy %s to %s: %s\n", m->files[i], to, strerror(errno));
         free(to);
         if (bad) return 1;

@@ -27,6 +27,9 @@ char *gp_mirror_path(const gp_mirror *m, const char *original);
  * copy in the mirror pointed there (a malloc'd array of malloc'd strings). */
 const char **gp_mirror_flags(const gp_mirror *m, const char **args, int nargs);
 
+/* Copies a file, making its directory if needed. 0 on success. */
+int gp_copy_file(const char *from, const char *to);
+
 /* Removes the mirror directory and everything in it. */
 void gp_mirror_remove(const gp_mirror *m);
 
