@@ -136,6 +136,23 @@ static void *dev_zalloc(size_t bytes, const char *what)
     return p;
 }
 
+/* argv or environ as a NULL-terminated array in device memory. */
+static char **strings_to_device(int n, char **v, const char *what)
+{
+    size_t bytes = gp_argv_pack(n, v, NULL, 0);
+    char *dev = (char *)dev_zalloc(bytes, what);
+    char *host = (char *)malloc(bytes);
+    if (!dev || !host) return NULL;
+    gp_argv_pack(n, v, host, (uintptr_t)dev);
+    cudaError_t e = cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice);
+    free(host);
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gpumpi: cannot copy %s to the GPU: %s\n", what, cudaGetErrorString(e));
+        return NULL;
+    }
+    return (char **)dev;
+}
+
 int gp_backend_run(gp_options *o, int **codes_out)
 {
     int dev = 0;
@@ -159,31 +176,18 @@ int gp_backend_run(gp_options *o, int **codes_out)
     hw.nranks = n;
     hw.argc = o->app_argc;
     snprintf(hw.processor_name, sizeof hw.processor_name, "%s", p.name);
-    size_t argv_bytes = gp_argv_pack(o->app_argc, o->app_argv, NULL, 0);
-    char *argv_dev = (char *)dev_zalloc(argv_bytes, "the program arguments");
+    int envc = 0;
+    while (environ[envc]) envc++;
+    hw.argv = strings_to_device(o->app_argc, o->app_argv, "the program arguments");
+    hw.envp = strings_to_device(envc, environ, "the environment");
     hw.ranks = (gp_rank *)dev_zalloc(sizeof(gp_rank) * n, "per-rank state");
     hw.slots = (gp_msg *)dev_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
     hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
     hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
     hw.arrivals = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "arrival counters");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
-    if (!argv_dev || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.arrivals || !w) return 1;
+    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.arrivals || !w) return 1;
     if (setup_globals(&hw, n)) return 1;
-    char *argv_host = (char *)malloc(argv_bytes);
-    gp_argv_pack(o->app_argc, o->app_argv, argv_host, (uintptr_t)argv_dev);
-    CK(cudaMemcpy(argv_dev, argv_host, argv_bytes, cudaMemcpyHostToDevice));
-    free(argv_host);
-    hw.argv = (char **)argv_dev;
-    int envc = 0;
-    while (environ[envc]) envc++;
-    size_t env_bytes = gp_argv_pack(envc, environ, NULL, 0);
-    char *env_dev = (char *)dev_zalloc(env_bytes, "the environment");
-    char *env_host = (char *)malloc(env_bytes);
-    if (!env_dev || !env_host) return 1;
-    gp_argv_pack(envc, environ, env_host, (uintptr_t)env_dev);
-    CK(cudaMemcpy(env_dev, env_host, env_bytes, cudaMemcpyHostToDevice));
-    free(env_host);
-    hw.envp = (char **)env_dev;
 
     gp_host_cell *cells_host;
     CK(cudaHostAlloc((void **)&cells_host, sizeof(gp_host_cell) * GP_HOST_CELLS, cudaHostAllocMapped));

@@ -58,6 +58,14 @@ static void *zalloc(size_t bytes)
     return p;
 }
 
+/* argv or environ as one NULL-terminated blob the ranks read. */
+static char **strings_blob(int n, char **v)
+{
+    char *blob = zalloc(gp_argv_pack(n, v, NULL, 0));
+    gp_argv_pack(n, v, blob, (uintptr_t)blob);
+    return (char **)blob;
+}
+
 int gp_backend_run(gp_options *o, int **codes_out)
 {
     gp_shape_ranks(o, 128);
@@ -66,16 +74,10 @@ int gp_backend_run(gp_options *o, int **codes_out)
     w->nranks = n;
     w->argc = o->app_argc;
     if (gethostname(w->processor_name, sizeof w->processor_name - 1) != 0) strcpy(w->processor_name, "localhost");
-    size_t argv_bytes = gp_argv_pack(o->app_argc, o->app_argv, NULL, 0);
-    char *blob = zalloc(argv_bytes);
-    gp_argv_pack(o->app_argc, o->app_argv, blob, (uintptr_t)blob);
-    w->argv = (char **)blob;
     int envc = 0;
     while (environ[envc]) envc++;
-    size_t env_bytes = gp_argv_pack(envc, environ, NULL, 0);
-    char *env_blob = zalloc(env_bytes);
-    gp_argv_pack(envc, environ, env_blob, (uintptr_t)env_blob);
-    w->envp = (char **)env_blob;
+    w->argv = strings_blob(o->app_argc, o->app_argv);
+    w->envp = strings_blob(envc, environ);
     w->ranks = zalloc(sizeof(gp_rank) * n);
     w->slots = zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n);
     w->exit_codes = zalloc(sizeof(int) * n);
