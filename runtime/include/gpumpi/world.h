@@ -24,8 +24,8 @@ enum gp_slot_state {
 };
 
 typedef struct gp_msg {
-    uint32_t state;     /* gp_slot_state; the receiver frees it */
-    uint32_t copied;    /* rendezvous: receiver sets 1 after copying out */
+    uint32_t state;     /* gp_slot_state; the receiver frees it, which also
+                         * tells a rendezvous sender its buffer is free */
     int src;            /* world rank of the sender */
     int tag;
     int ctx;            /* communicator context: point-to-point or collective */
