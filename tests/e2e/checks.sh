@@ -14,6 +14,13 @@ run() {
     return 0
 }
 
+# expect_line NAME BIN N LINE: BIN with N ranks exits 0 and prints LINE.
+expect_line() {
+    run "$2" ---gpumpi -n "$3"
+    [ $STATUS -eq 0 ] || fail "$1 with $3 ranks: status $STATUS: $(cat "$OUT_TXT" "$ERR_TXT")"
+    grep -qxF "$4" "$OUT_TXT" || fail "$1 with $3 ranks: $(cat "$OUT_TXT")"
+}
+
 # check_hello BIN N: every rank greets once; rank 0 echoes the arguments.
 check_hello() {
     run "$1" alpha "two words" ---gpumpi -n "$2"
@@ -114,9 +121,7 @@ check_printmany() {
 
 # check_p2p BIN N: point-to-point and collective semantics.
 check_p2p() {
-    run "$1" ---gpumpi -n "$2"
-    [ $STATUS -eq 0 ] || fail "p2p_semantics with $2 ranks: status $STATUS: $(cat "$OUT_TXT" "$ERR_TXT")"
-    grep -qx "p2p_semantics: OK" "$OUT_TXT" || fail "p2p_semantics: $(cat "$OUT_TXT")"
+    expect_line p2p_semantics "$1" "$2" "p2p_semantics: OK"
     note "p2p_semantics: $2 ranks OK"
 }
 
@@ -136,17 +141,13 @@ check_live_output() {
 
 # check_multifile BIN N: two translation units linked into one program.
 check_multifile() {
-    run "$1" ---gpumpi -n "$2"
-    [ $STATUS -eq 0 ] || fail "multifile: status $STATUS: $(cat "$OUT_TXT" "$ERR_TXT")"
-    grep -qx "sum of 1..1000 = 500500.0" "$OUT_TXT" || fail "multifile: $(cat "$OUT_TXT")"
+    expect_line multifile "$1" "$2" "sum of 1..1000 = 500500.0"
     note "multifile: $2 ranks OK"
 }
 
 # check_globals BIN N: per-rank globals, static locals, __thread.
 check_globals() {
-    run "$1" ---gpumpi -n "$2"
-    [ $STATUS -eq 0 ] || fail "globals with $2 ranks: status $STATUS: $(cat "$OUT_TXT" "$ERR_TXT")"
-    grep -qx "globals: OK" "$OUT_TXT" || fail "globals: $(cat "$OUT_TXT")"
+    expect_line globals "$1" "$2" "globals: OK"
     note "globals: $2 ranks each with their own copies"
 }
 
