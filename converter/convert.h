@@ -44,6 +44,10 @@ void gp_rewrite_functions(gp_conv *c); /* __device__, main renamed, entry point 
 void gp_rewrite_includes(gp_conv *c);  /* <x.h> -> <x.h.cuh> */
 void gp_rewrite_globals(gp_conv *c);
 void gp_rewrite_casts(gp_conv *c);
+/* Designated initializers C++ refuses, written out in plain C; returns the
+ * number of lists rewritten (the file is parsed again if any). */
+int gp_rewrite_designators(gp_conv *c);
+int gp_hoist_block_externs(gp_conv *c); /* block-scope extern -> file scope; returns edits */
 void gp_check_unsupported(gp_conv *c);  /* setjmp, fork, pthreads, asm, signals: errors */
 void gp_rewrite_keywords(gp_conv *c);  /* C identifiers that are C++ keywords: __gp_kw_new */
 int gp_is_cxx_keyword(const char *word);

@@ -155,6 +155,33 @@ int main(int argc, char **argv)
     c.main_file = clang_getFile(c.tu, minput);
     c.rw = clang_CXRewriter_create(c.tu);
 
+    /* C made easier to convert, still C, parsed again: the other passes see
+     * the code as it will be compiled. */
+    int normalized = gp_rewrite_designators(&c) + gp_hoist_block_externs(&c);
+    if (normalized > 0 && !c.errors) {
+        if (clang_CXRewriter_overwriteChangedFiles(c.rw) != 0) {
+            fprintf(stderr, "gpumpi-convert: cannot write the converted files under %s\n", m.dir);
+            c.errors++;
+        } else {
+            clang_CXRewriter_dispose(c.rw);
+            clang_disposeTranslationUnit(c.tu);
+            e = clang_parseTranslationUnit2(index, minput, margs, nargs, NULL, 0,
+                                            CXTranslationUnit_DetailedPreprocessingRecord, &c.tu);
+            if (e != CXError_Success || report_parse_errors(c.tu)) {
+                fprintf(stderr, "%s: error: gpumpi-convert rewrote this file into C that does not "
+                                "parse; please report this with the file\n", input);
+                gp_mirror_remove(&m);
+                return 1;
+            }
+            c.main_file = clang_getFile(c.tu, minput);
+            c.rw = clang_CXRewriter_create(c.tu);
+        }
+    }
+    if (c.errors) {
+        gp_mirror_remove(&m);
+        return 1;
+    }
+
     /* errors and warnings point at the user's files, not the copies */
     for (int i = 0; i < m.nfiles; i++) {
         char *copy = gp_mirror_path(&m, m.files[i]);

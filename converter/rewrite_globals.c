@@ -147,11 +147,6 @@ static enum CXChildVisitResult collect(CXCursor cur, CXCursor parent, CXClientDa
     if (clang_getCursorKind(cur) != CXCursor_VarDecl) return CXChildVisit_Recurse;
     enum CX_StorageClass sc = clang_Cursor_getStorageClass(cur);
     int file_scope = is_file_scope(cur);
-    if (!file_scope && sc == CX_SC_Extern) {
-        gp_error_at(c, clang_getCursorLocation(cur),
-                    "a block-scope extern declaration of a global is not supported yet; declare it at file scope");
-        return CXChildVisit_Continue;
-    }
     int static_local = !file_scope && (sc == CX_SC_Static || is_tls(cur));
     if (!file_scope && !static_local) return CXChildVisit_Continue;
     if (static_local && is_const(cur) && !is_tls(cur)) return CXChildVisit_Continue; /* a device constant */

@@ -19,7 +19,7 @@ expect() { # FILE PATTERN: stderr must match the extended regex PATTERN
 expect syntax.c '^syntax\.c:5:13: error: expected expression'
 expect missing_header.c "^missing_header\.c:2:10: fatal error: 'no_such_header\.h' file not found"
 expect local_type_static.c "^local_type_static\.c:4:25: error: static variable 'origin' has a type declared inside its function"
-expect block_extern.c "^block_extern\.c:4:16: error: a block-scope extern declaration of a global is not supported yet"
+expect designator_elision.c "^designator_elision\.c:4:41: error: designated initializer: values without braces for a member that is a struct or array \(brace elision\)"
 expect unsupported.c "^unsupported\.c:11:9: error: _setjmp: non-local jumps are not supported on the GPU"
 expect unsupported.c "^unsupported\.c:12:5: error: pthread_create: threads inside a rank are not supported"
 expect unsupported.c "^unsupported\.c:13:9: error: fork: a rank cannot create processes"

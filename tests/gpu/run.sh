@@ -30,4 +30,6 @@ check_live_output "$B/live_output"
 check_multifile "$B/multifile" 5
 for n in 1 7 1000; do check_globals "$B/globals" $n; done
 check_envp "$B/main_envp"
+expect_line designators "$B/designators" 64 "designators ok"
+expect_line block_extern "$B/block_extern" 64 "counter 3"
 note "GPU: all checks passed"

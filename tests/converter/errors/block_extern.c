@@ -1,6 +1,0 @@
-int g;
-int main(void)
-{
-    extern int g;
-    return g;
-}
