@@ -13,7 +13,8 @@ typedef struct gp_conv {
     CXFile main_file;
     const char *mirror; /* converted copies of the main file and user headers live here */
     const char *input;  /* the main file as the user named it, for messages */
-    int errors;          /* user-facing errors reported so far */
+    int errors;          /* user-facing errors found so far */
+    int keep_going;      /* --keep-going: print every error, not only the first */
     int main_params;     /* parameters of the user's main; -1 if no main */
     int main_returns_void;
     struct gp_place *prefixed; /* statement starts that already got __device__ */
@@ -22,7 +23,8 @@ typedef struct gp_conv {
     size_t nmoved, capmoved;
 } gp_conv;
 
-/* "file:line:col: error: ..." on stderr, counted in c->errors. */
+/* "file:line:col: error: ..." on stderr, counted in c->errors; after the
+ * first, only with --keep-going (the rest are counted). */
 void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...);
 
 /* Does this cursor come from a file being converted: the main file or one of

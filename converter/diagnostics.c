@@ -10,6 +10,7 @@
 
 void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...)
 {
+    if (c->errors++ && !c->keep_going) return;
     CXFile file;
     unsigned line, col;
     clang_getSpellingLocation(loc, &file, &line, &col, NULL);
@@ -27,7 +28,6 @@ void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...)
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
-    c->errors++;
 }
 
 CXFile gp_file_of(CXCursor cur)

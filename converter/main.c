@@ -30,8 +30,9 @@ static int takes_value(const char *a)
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: gpumpi-convert [compiler flags] input.c -o output.cu\n"
-                "Rewrites one C file of an MPI program into CUDA for gpumpi.\n");
+    fprintf(to, "usage: gpumpi-convert [--keep-going] [compiler flags] input.c -o output.cu\n"
+                "Rewrites one C file of an MPI program into CUDA for gpumpi.\n"
+                "  --keep-going  report every problem in the file, not only the first\n");
 }
 
 /* out.cu -> /abs/dir/out.cu.d: where the converted headers go. */
@@ -70,18 +71,31 @@ static int write_output(gp_conv *c, const char *main_copy, const char *output)
     return 0;
 }
 
-/* Parse errors in the compiler's own "file:line:col: error: ..." form. */
+/* Parse errors in the compiler's own "file:line:col: error: ..." form: the
+ * first, or all of them with --keep-going. */
+static int keep_going;
+
+/* Returns 1: the exit status of a file with errors. */
+static int failed(int errors, const char *input)
+{
+    if (errors > 1 && !keep_going)
+        fprintf(stderr, "gpumpi-convert: %d more error%s in %s not shown; --keep-going reports every one\n",
+                errors - 1, errors > 2 ? "s" : "", input);
+    return 1;
+}
+
 static int report_parse_errors(CXTranslationUnit tu)
 {
     int errors = 0;
     unsigned n = clang_getNumDiagnostics(tu);
     for (unsigned i = 0; i < n; i++) {
         CXDiagnostic d = clang_getDiagnostic(tu, i);
-        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
+        if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error && errors++ && !keep_going) {
+            /* counted, not shown */
+        } else if (clang_getDiagnosticSeverity(d) >= CXDiagnostic_Error) {
             CXString s = clang_formatDiagnostic(d, CXDiagnostic_DisplaySourceLocation | CXDiagnostic_DisplayColumn);
             fprintf(stderr, "%s\n", clang_getCString(s));
             clang_disposeString(s);
-            errors++;
         }
         clang_disposeDiagnostic(d);
     }
@@ -103,6 +117,8 @@ int main(int argc, char **argv)
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
             usage(stdout);
             return 0;
+        } else if (!strcmp(a, "--keep-going")) {
+            keep_going = 1;
         } else if (!strcmp(a, "-o")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "gpumpi-convert: -o needs a file name\n");
@@ -132,7 +148,8 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: error: cannot parse this file (libclang error %d); does it exist?\n", input, (int)e);
         return 1;
     }
-    if (report_parse_errors(tu)) return 1;
+    int parse_errors = report_parse_errors(tu);
+    if (parse_errors) return failed(parse_errors, input);
 
     /* Parse again from copies, so the user's headers can be rewritten too. */
     gp_mirror m = {0};
@@ -143,6 +160,7 @@ int main(int argc, char **argv)
     const char **margs = gp_mirror_flags(&m, args, nargs);
     char *minput = gp_mirror_path(&m, input);
     gp_conv c = {0};
+    c.keep_going = keep_going;
     c.mirror = m.dir;
     c.input = input;
     e = clang_parseTranslationUnit2(index, minput, margs, nargs, NULL, 0, CXTranslationUnit_DetailedPreprocessingRecord,
@@ -179,7 +197,7 @@ int main(int argc, char **argv)
     }
     if (c.errors) {
         gp_mirror_remove(&m);
-        return 1;
+        return failed(c.errors, input);
     }
 
     /* errors and warnings point at the user's files, not the copies */
@@ -201,7 +219,7 @@ int main(int argc, char **argv)
     gp_rewrite_globals(&c); /* after functions: moved statics go before a function's __device__ */
     gp_rewrite_jumps(&c);
     gp_rewrite_casts(&c);   /* after globals: a cast goes around __gpu_global(x) */
-    int rc = c.errors ? 1 : write_output(&c, minput, output);
+    int rc = c.errors ? failed(c.errors, input) : write_output(&c, minput, output);
     if (rc) gp_mirror_remove(&m);
 
     free(c.prefixed);

@@ -38,6 +38,7 @@ static void usage(FILE *to)
             "                  the environment variable GPUMPI_BACKEND sets the default\n"
             "  -show, --showme print the commands instead of running them\n"
             "  -v              print the commands as they run\n"
+            "  --keep-going    report every conversion problem in a file, not only the first\n"
             "  --version       print the version\n"
             "Run the program as: ./prog [args] ---gpumpi -n RANKS   (--help there lists more)\n");
 }
@@ -88,6 +89,8 @@ static int parse(job *j, int argc, char **argv)
         } else if (!strcmp(a, "--help")) {
             usage(stdout);
             exit(0);
+        } else if (!strcmp(a, "--keep-going")) {
+            gp_cmd_add(&j->parse_flags, a); /* the converter reports every problem, not only the first */
         } else if (!strncmp(a, "--backend=", 10)) {
             if (set_backend(j, a + 10, "--backend")) return 2;
         } else if (!strncmp(a, "-o", 2)) {
