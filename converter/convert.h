@@ -19,8 +19,6 @@ typedef struct gp_conv {
     int main_returns_void;
     struct gp_place *prefixed; /* statement starts that already got __device__ */
     size_t nprefixed, capprefixed;
-    struct gp_place *moved;    /* [start, end) pairs of statements moved elsewhere */
-    size_t nmoved, capmoved;
 } gp_conv;
 
 /* "file:line:col: error: ..." on stderr, counted in c->errors; after the
@@ -49,7 +47,7 @@ void gp_rewrite_casts(gp_conv *c);
 /* Designated initializers C++ refuses, written out in plain C; returns the
  * number of lists rewritten (the file is parsed again if any). */
 int gp_rewrite_designators(gp_conv *c);
-int gp_hoist_block_externs(gp_conv *c); /* block-scope extern -> file scope; returns edits */
+int gp_hoist_locals(gp_conv *c); /* static locals and block-scope externs -> file scope; returns edits */
 void gp_check_unsupported(gp_conv *c);  /* setjmp, fork, pthreads, asm, signals: errors */
 void gp_rewrite_keywords(gp_conv *c);  /* C identifiers that are C++ keywords: __gp_kw_new */
 int gp_is_cxx_keyword(const char *word);
@@ -70,11 +68,6 @@ int gp_prefix_once(gp_conv *c, CXFile f, unsigned offset, const char *text);
  * threads backend builds the file as it is. */
 void gp_gpu_only_error(gp_conv *c, CXCursor at, const char *message);
 
-/* Statements the globals pass moved elsewhere (static locals): later passes
- * leave them alone. */
-void gp_note_moved(gp_conv *c, CXFile f, unsigned start, unsigned end);
-int gp_is_moved(gp_conv *c, CXCursor cur);
-int gp_is_moved_at(gp_conv *c, CXFile f, unsigned offset);
 
 /* Up to max children of a cursor, in order; returns how many it has. */
 int gp_children(CXCursor parent, CXCursor *out, int max);

@@ -73,28 +73,6 @@ int gp_name_written_out(gp_conv *c, CXCursor cur)
     return ok;
 }
 
-void gp_note_moved(gp_conv *c, CXFile f, unsigned start, unsigned end)
-{
-    if (c->nmoved + 2 > c->capmoved) {
-        c->capmoved = c->capmoved ? c->capmoved * 2 : 16;
-        c->moved = realloc(c->moved, c->capmoved * sizeof *c->moved);
-    }
-    c->moved[c->nmoved++] = (gp_place){f, start};
-    c->moved[c->nmoved++] = (gp_place){f, end};
-}
-
-int gp_is_moved(gp_conv *c, CXCursor cur)
-{
-    return gp_is_moved_at(c, gp_file_of(cur), gp_offset(clang_getRangeStart(clang_getCursorExtent(cur))));
-}
-
-int gp_is_moved_at(gp_conv *c, CXFile f, unsigned off)
-{
-    for (size_t i = 0; i < c->nmoved; i += 2)
-        if (clang_File_isEqual(c->moved[i].file, f) && off >= c->moved[i].offset && off < c->moved[i + 1].offset)
-            return 1;
-    return 0;
-}
 
 void gp_gpu_only_error(gp_conv *c, CXCursor at, const char *message)
 {

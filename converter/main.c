@@ -102,6 +102,20 @@ static int report_parse_errors(CXTranslationUnit tu)
     return errors;
 }
 
+/* Writes the edits so far into the copies and parses them again. */
+static int reparse(gp_conv *c, CXIndex index, const char *minput, const char **margs, int nargs)
+{
+    if (clang_CXRewriter_overwriteChangedFiles(c->rw) != 0) return -1;
+    clang_CXRewriter_dispose(c->rw);
+    clang_disposeTranslationUnit(c->tu);
+    enum CXErrorCode e = clang_parseTranslationUnit2(index, minput, margs, nargs, NULL, 0,
+                                                     CXTranslationUnit_DetailedPreprocessingRecord, &c->tu);
+    if (e != CXError_Success) return -1;
+    c->rw = clang_CXRewriter_create(c->tu);
+    c->main_file = clang_getFile(c->tu, minput);
+    return report_parse_errors(c->tu) ? -1 : 0;
+}
+
 int main(int argc, char **argv)
 {
     const char *input = NULL, *output = NULL;
@@ -173,28 +187,17 @@ int main(int argc, char **argv)
     c.main_file = clang_getFile(c.tu, minput);
     c.rw = clang_CXRewriter_create(c.tu);
 
-    /* C made easier to convert, still C, parsed again: the other passes see
-     * the code as it will be compiled. */
-    int normalized = gp_rewrite_designators(&c) + gp_hoist_block_externs(&c);
-    if (normalized > 0 && !c.errors) {
-        if (clang_CXRewriter_overwriteChangedFiles(c.rw) != 0) {
-            fprintf(stderr, "gpumpi-convert: cannot write the converted files under %s\n", m.dir);
-            c.errors++;
-        } else {
-            clang_CXRewriter_dispose(c.rw);
-            clang_disposeTranslationUnit(c.tu);
-            e = clang_parseTranslationUnit2(index, minput, margs, nargs, NULL, 0,
-                                            CXTranslationUnit_DetailedPreprocessingRecord, &c.tu);
-            if (e != CXError_Success || report_parse_errors(c.tu)) {
-                fprintf(stderr, "%s: error: gpumpi-convert rewrote this file into C that does not "
-                                "parse; please report this with the file\n", input);
-                gp_mirror_remove(&m);
-                return 1;
-            }
-            c.main_file = clang_getFile(c.tu, minput);
-            c.rw = clang_CXRewriter_create(c.tu);
+    /* C made easier to convert, still C, parsed again after each step: the
+     * other passes see the code as it will be compiled. Designators first:
+     * a static local moved whole carries its initializer as it is then. */
+    int (*const normalize[])(gp_conv *) = {gp_rewrite_designators, gp_hoist_locals};
+    for (size_t i = 0; i < sizeof normalize / sizeof normalize[0] && !c.errors; i++)
+        if (normalize[i](&c) > 0 && !c.errors && reparse(&c, index, minput, margs, nargs) != 0) {
+            fprintf(stderr, "%s: error: gpumpi-convert rewrote this file into C that does not parse; please "
+                            "report this with the file\n", input);
+            gp_mirror_remove(&m);
+            return 1;
         }
-    }
     if (c.errors) {
         gp_mirror_remove(&m);
         return failed(c.errors, input);
@@ -216,14 +219,13 @@ int main(int argc, char **argv)
     gp_rewrite_const_fields(&c);
     gp_rewrite_includes(&c);
     gp_rewrite_functions(&c);
-    gp_rewrite_globals(&c); /* after functions: moved statics go before a function's __device__ */
+    gp_rewrite_globals(&c);
     gp_rewrite_jumps(&c);
     gp_rewrite_casts(&c);   /* after globals: a cast goes around __gpu_global(x) */
     int rc = c.errors ? failed(c.errors, input) : write_output(&c, minput, output);
     if (rc) gp_mirror_remove(&m);
 
     free(c.prefixed);
-    free(c.moved);
     clang_CXRewriter_dispose(c.rw);
     clang_disposeTranslationUnit(c.tu);
     clang_disposeIndex(index);

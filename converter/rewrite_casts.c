@@ -201,7 +201,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     (void)parent;
     cast_ctx *x = data;
     gp_conv *c = x->c;
-    if (!gp_converted(c, cur) || gp_is_moved(c, cur)) return CXChildVisit_Continue;
+    if (!gp_converted(c, cur)) return CXChildVisit_Continue;
     enum CXCursorKind k = clang_getCursorKind(cur);
     /* children first, so an inner cast is inserted before an outer one */
     cast_ctx inner = *x;

@@ -5,7 +5,7 @@
  * __gpu_global(x): the rank's own copy (see runtime/include/gpumpi/globals.h).
  * Initializers keep their meaning per rank: inside an initializer a global
  * names its template, and the runtime moves such pointers into each rank's
- * block. Static locals move to file scope, named function__variable.
+ * block. Static locals reach here moved to file scope (hoist_locals.c).
  * const variables whose initializers take no global's address stay shared.
  * The file registers the variables it defines from a host constructor.
  * __thread and _Thread_local are defined away by gpumpi/converted.h: every
@@ -19,19 +19,13 @@
 
 typedef struct gvar {
     char *usr;       /* identity across redeclarations */
-    char *name;      /* the name in __gpu_global(name): x, or function__x */
+    char *name;      /* the name in __gpu_global(name) */
     int per_rank;    /* else a const shared by all ranks */
-    int static_local;
     int internal;    /* internal linkage (static) */
     int defined;     /* this file defines it (2) or has a tentative definition (1): register it */
     unsigned def_off;/* the declaration that defines it */
     int relocate;    /* its initializer takes the address of a per-rank variable */
 } gvar;
-
-typedef struct text_edit {
-    unsigned off, len;
-    char *text;
-} text_edit;
 
 typedef struct pass {
     gp_conv *c;
@@ -39,8 +33,6 @@ typedef struct pass {
     int nvars, capvars;
     unsigned stmt_start; /* start of the file-scope declaration statement being read */
     int changed;         /* promote_consts changed something */
-    text_edit *edits;       /* replacements inside a statement being moved */
-    int nedits, capedits;
 } pass;
 
 static char *usr_of(CXCursor cur)
@@ -97,25 +89,6 @@ static int is_const(CXCursor cur)
     return clang_isConstQualifiedType(t);
 }
 
-/* A static local's name at file scope: function__variable, made unique. */
-static char *static_local_name(pass *p, CXCursor var)
-{
-    char *fn = spelling(clang_getCursorSemanticParent(var));
-    char *v = spelling(var);
-    char buf[512];
-    snprintf(buf, sizeof buf, "%s__%s", fn, v);
-    for (int k = 2;; k++) {
-        int clash = 0;
-        for (int i = 0; i < p->nvars; i++)
-            if (p->vars[i].name && strcmp(p->vars[i].name, buf) == 0) clash = 1;
-        if (!clash) break;
-        snprintf(buf, sizeof buf, "%s__%s__%d", fn, v, k);
-    }
-    free(fn);
-    free(v);
-    return strdup(buf);
-}
-
 /* ---- collect: which variables need per-rank storage ------------------- */
 
 static enum CXChildVisitResult find_refs(CXCursor cur, CXCursor parent, CXClientData data)
@@ -146,15 +119,13 @@ static enum CXChildVisitResult collect(CXCursor cur, CXCursor parent, CXClientDa
     if (!gp_converted(c, cur)) return CXChildVisit_Continue;
     if (clang_getCursorKind(cur) != CXCursor_VarDecl) return CXChildVisit_Recurse;
     enum CX_StorageClass sc = clang_Cursor_getStorageClass(cur);
-    int file_scope = is_file_scope(cur);
-    int static_local = !file_scope && (sc == CX_SC_Static || is_tls(cur));
-    if (!file_scope && !static_local) return CXChildVisit_Continue;
-    if (static_local && is_const(cur) && !is_tls(cur)) return CXChildVisit_Continue; /* a device constant */
+    /* statics in functions were moved to file scope, but for constants of a
+     * type declared in the function: those stay, shared */
+    if (!is_file_scope(cur)) return CXChildVisit_Continue;
     gvar *v = add_var(p, cur);
-    if (!v->name) v->name = static_local ? static_local_name(p, cur) : spelling(cur);
-    v->static_local = static_local;
-    v->per_rank = static_local || is_tls(cur) || !is_const(cur);
-    v->internal = clang_getCursorLinkage(cur) == CXLinkage_Internal || static_local;
+    if (!v->name) v->name = spelling(cur);
+    v->per_rank = is_tls(cur) || !is_const(cur);
+    v->internal = clang_getCursorLinkage(cur) == CXLinkage_Internal;
     /* int x; int x; defines x once (a tentative definition): the first one */
     unsigned off = gp_offset(clang_getCursorLocation(cur));
     if (clang_isCursorDefinition(cur)) {
@@ -195,32 +166,10 @@ static int written_at(pass *p, CXCursor ref, const char *name, CXFile *f, unsign
            !(isalnum((unsigned char)src[*off + n]) || src[*off + n] == '_');
 }
 
-/* v->name is the written name with a prefix and a suffix around it
- * (function__x__2 for x): the text to insert before and after the token. */
-static void split_name(const gvar *v, const char *written, const char *open, const char *close, char *before,
-                       char *after, size_t cap)
-{
-    const char *at = strstr(v->name, written);
-    while (at && strstr(at + 1, written)) at = strstr(at + 1, written); /* the last: function__x */
-    size_t pre = at ? (size_t)(at - v->name) : 0;
-    snprintf(before, cap, "%s%.*s", open, (int)pre, v->name);
-    snprintf(after, cap, "%s%s", at ? at + strlen(written) : "", close);
-}
-
 typedef struct {
     pass *p;
     int in_template;  /* inside a global's initializer: refer to templates */
-    int to_edits;     /* collect into p->edits (a statement being moved) */
 } ref_ctx;
-
-static void add_edit(pass *p, unsigned off, unsigned len, const char *text)
-{
-    if (p->nedits == p->capedits) {
-        p->capedits = p->capedits ? p->capedits * 2 : 16;
-        p->edits = realloc(p->edits, sizeof *p->edits * (size_t)p->capedits);
-    }
-    p->edits[p->nedits++] = (text_edit){off, len, strdup(text)};
-}
 
 /* The macro expanded at a location, found among the translation unit's
  * macro expansions (libclang 14 reports a macro body's tokens at the
@@ -249,7 +198,7 @@ static enum CXChildVisitResult find_expansion(CXCursor cur, CXCursor parent, CXC
 /* A global named in a macro's body (#define BUMP() counter++): the #define
  * itself is rewritten, once, so every expansion reaches the rank's copy.
  * Returns 0 if the name is not in that macro's own body. */
-static int rewrite_in_macro_body(pass *p, CXCursor ref, gvar *v, const char *name)
+static int rewrite_in_macro_body(pass *p, CXCursor ref, const char *name)
 {
     gp_conv *c = p->c;
     macro_find m = {c, NULL, 0, clang_getNullCursor()};
@@ -274,10 +223,7 @@ static int rewrite_in_macro_body(pass *p, CXCursor ref, gvar *v, const char *nam
         clang_getSpellingLocation(clang_getTokenLocation(c->tu, toks[i]), &f, NULL, NULL, &off);
         rewrote = 1;
         if (!gp_prefix_once(c, f, off, "__gpu_global(")) continue; /* done for an earlier expansion */
-        char before[600], after[600];
-        split_name(v, name, "", ")", before, after, sizeof before);
-        if (*before) clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), before);
-        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off + (unsigned)strlen(name)), after);
+        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off + (unsigned)strlen(name)), ")");
     }
     clang_disposeTokens(c->tu, toks, n);
     return rewrote;
@@ -292,7 +238,7 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     unsigned off;
     CXFile f;
     if (!written_at(p, ref, name, &f, &off)) {
-        if (!x->in_template && !x->to_edits && rewrite_in_macro_body(p, ref, v, name)) {
+        if (!x->in_template && rewrite_in_macro_body(p, ref, name)) {
             free(name);
             return;
         }
@@ -303,19 +249,10 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
         free(name);
         return;
     }
-    char text[600];
-    snprintf(text, sizeof text, x->in_template ? "__gp_tmpl_%s" : "__gpu_global(%s)", v->name);
-    if (x->to_edits) {
-        add_edit(p, off, (unsigned)strlen(name), text);
-    } else if (!gp_is_moved_at(p->c, f, off)) {
-        /* insertions only, never a replacement: the casts pass inserts
-         * around the same token later, and a replacement would swallow that */
-        char before[600], after[600];
-        split_name(v, name, x->in_template ? "__gp_tmpl_" : "__gpu_global(", x->in_template ? "" : ")", before, after,
-                   sizeof before);
-        clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off), before);
-        if (*after) clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off + (unsigned)strlen(name)), after);
-    }
+    /* insertions only, never a replacement: the casts pass inserts around
+     * the same token later, and a replacement would swallow that */
+    clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off), x->in_template ? "__gp_tmpl_" : "__gpu_global(");
+    if (!x->in_template) clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off + (unsigned)strlen(name)), ")");
     free(name);
 }
 
@@ -392,10 +329,7 @@ static int flatten_element_address(ref_ctx *x, CXCursor op)
         unsigned b, en;
         clang_getExpansionLocation(clang_getRangeStart(ext), &f, NULL, NULL, &b);
         clang_getExpansionLocation(clang_getRangeEnd(ext), NULL, NULL, NULL, &en);
-        if (x->to_edits)
-            add_edit(p, b, en - b, text);
-        else
-            gp_replace(c, f, b, en - b, text);
+        gp_replace(c, f, b, en - b, text);
     }
     for (int d = 0; d < depth; d++) free(idx[d]);
     return ok;
@@ -515,7 +449,7 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
         free(name);
         return;
     }
-    ref_ctx x = {p, 1, 0};
+    ref_ctx x = {p, 1};
     if (!v->per_rank) {
         /* shared and read-only: on the device, and external as in C */
         int external_def = clang_getCursorLinkage(var) == CXLinkage_External &&
@@ -544,136 +478,7 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
     free(name);
 }
 
-static int cmp_edit(const void *a, const void *b)
-{
-    const text_edit *x = a, *y = b;
-    return x->off < y->off ? -1 : x->off > y->off;
-}
 
-/* A static local's statement, with its edits applied, inserted at file
- * scope before the function; the original is removed. */
-static void move_static_local(pass *p, CXCursor stmt, CXCursor fn)
-{
-    gp_conv *c = p->c;
-    CXFile file = gp_file_of(stmt);
-    size_t srclen;
-    const char *src = gp_text(c, file, &srclen);
-    CXSourceRange ext = clang_getCursorExtent(stmt);
-    unsigned b = gp_offset(clang_getRangeStart(ext)), e = gp_offset(clang_getRangeEnd(ext));
-    qsort(p->edits, (size_t)p->nedits, sizeof *p->edits, cmp_edit);
-    size_t cap = (e - b) * 2 + 4096, n = 0;
-    char *out = malloc(cap);
-    unsigned at = b;
-    for (int i = 0; i < p->nedits; i++) {
-        text_edit *d = &p->edits[i];
-        if (d->off < at) continue; /* overlapping: keep the first */
-        size_t need = n + (d->off - at) + strlen(d->text) + 1;
-        if (need > cap) out = realloc(out, cap = need * 2);
-        memcpy(out + n, src + at, d->off - at);
-        n += d->off - at;
-        memcpy(out + n, d->text, strlen(d->text));
-        n += strlen(d->text);
-        at = d->off + d->len;
-    }
-    if (n + (e - at) + 4 > cap) out = realloc(out, cap = n + (e - at) + 4);
-    memcpy(out + n, src + at, e - at);
-    n += e - at;
-    if (n == 0 || out[n - 1] != ';') out[n++] = ';';
-    out[n++] = '\n';
-    out[n] = 0;
-    unsigned fn_start = gp_offset(clang_getRangeStart(clang_getCursorExtent(fn)));
-    clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, file, fn_start), out);
-    gp_replace(c, file, b, e - b, "");
-    free(out);
-    for (int i = 0; i < p->nedits; i++) free(p->edits[i].text);
-    p->nedits = 0;
-}
-
-static int type_is_local(CXCursor var)
-{
-    CXType t = clang_getCanonicalType(clang_getCursorType(var));
-    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray || t.kind == CXType_Pointer)
-        t = t.kind == CXType_Pointer ? clang_getPointeeType(t) : clang_getArrayElementType(t);
-    CXCursor d = clang_getTypeDeclaration(t);
-    if (clang_Cursor_isNull(d) || clang_getCursorKind(d) == CXCursor_NoDeclFound) return 0;
-    enum CXCursorKind k = clang_getCursorKind(clang_getCursorSemanticParent(d));
-    return k == CXCursor_FunctionDecl;
-}
-
-/* The variables a declaration statement declares. */
-static int declared_vars(CXCursor stmt, CXCursor *vars, int max)
-{
-    CXCursor kids[64];
-    int n = gp_children(stmt, kids, 64), k = 0;
-    for (int i = 0; i < n && i < 64 && k < max; i++)
-        if (clang_getCursorKind(kids[i]) == CXCursor_VarDecl) vars[k++] = kids[i];
-    return k;
-}
-
-/* A statement of static locals that move to file scope? */
-static int moves_out(pass *p, CXCursor stmt)
-{
-    CXCursor first;
-    gvar *v = declared_vars(stmt, &first, 1) ? find_var(p, first) : NULL;
-    return v && v->static_local && v->per_rank;
-}
-
-static void edit_static_statement(pass *p, CXCursor stmt)
-{
-    gp_conv *c = p->c;
-    CXCursor kids[64];
-    int nk = declared_vars(stmt, kids, 64);
-    CXCursor fn = clang_getCursorSemanticParent(kids[0]);
-    unsigned stmt_b = gp_offset(clang_getRangeStart(clang_getCursorExtent(stmt)));
-    int offsets_done = 0;
-    char prelude[4096] = "";
-    for (int i = 0; i < nk; i++) {
-        gvar *v = find_var(p, kids[i]);
-        if (!v || !v->per_rank) return; /* const statics stay device constants */
-        char *name = spelling(kids[i]);
-        if (type_is_local(kids[i])) {
-            gp_error_at(c, clang_getCursorLocation(kids[i]),
-                        "static variable '%s' has a type declared inside its function; gpumpi moves static "
-                        "locals to file scope, so declare the type outside the function",
-                        name);
-            free(name);
-            return;
-        }
-        if (!gp_name_written_out(c, kids[i])) {
-            gp_error_at(c, clang_getCursorLocation(kids[i]), "static variable '%s' is declared through a macro", name);
-            free(name);
-            return;
-        }
-        if (init_takes_global(p, kids[i])) v->relocate = 1;
-        ref_ctx x = {p, 1, 1};
-        clang_visitChildren(kids[i], refs_in, &x);
-        char text[600];
-        snprintf(text, sizeof text, "__gp_tmpl_%s", v->name);
-        add_edit(p, gp_offset(clang_getCursorLocation(kids[i])), (unsigned)strlen(name), text);
-        if (!has_initializer(c, kids[i])) add_edit(p, declarator_end(kids[i]), 0, " = {}");
-        size_t len = strlen(prelude);
-        snprintf(prelude + len, sizeof prelude - len, "static __device__ size_t __gp_off_%s; ", v->name);
-        free(name);
-        offsets_done++;
-    }
-    if (!offsets_done) return;
-    /* statics in a function are internal: "static" is already there for a
-     * static local; a __thread local gets it */
-    add_edit(p, stmt_b, 0, prelude);
-    add_edit(p, stmt_b, 0, "__device__ ");
-    CXToken *toks;
-    unsigned ntok;
-    clang_tokenize(c->tu, clang_getCursorExtent(stmt), &toks, &ntok);
-    int has_static = 0;
-    for (unsigned i = 0; i < ntok; i++) {
-        CXString s = clang_getTokenSpelling(c->tu, toks[i]);
-        if (!strcmp(clang_getCString(s), "static")) has_static = 1;
-        clang_disposeString(s);
-    }
-    clang_disposeTokens(c->tu, toks, ntok);
-    if (!has_static) add_edit(p, stmt_b, 0, "static ");
-    move_static_local(p, stmt, fn);
-}
 
 static enum CXChildVisitResult edit(CXCursor cur, CXCursor parent, CXClientData data)
 {
@@ -686,33 +491,14 @@ static enum CXChildVisitResult edit(CXCursor cur, CXCursor parent, CXClientData 
         if (v) edit_file_scope(p, cur, v);
         return CXChildVisit_Continue;
     }
-    if (k == CXCursor_DeclStmt && moves_out(p, cur)) {
-        edit_static_statement(p, cur);
-        return CXChildVisit_Continue;
-    }
     if (k == CXCursor_DeclRefExpr) {
-        ref_ctx x = {p, 0, 0};
+        ref_ctx x = {p, 0};
         rewrite_ref(&x, cur);
     }
     (void)parent;
     return CXChildVisit_Recurse;
 }
 
-/* Static-local statements are moved whole: uses inside them are edited in
- * the moved copy, not in place. */
-static enum CXChildVisitResult find_moved(CXCursor cur, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    pass *p = data;
-    if (!gp_converted(p->c, cur)) return CXChildVisit_Continue;
-    if (clang_getCursorKind(cur) == CXCursor_DeclStmt && moves_out(p, cur)) {
-        CXFile f;
-        unsigned b, e;
-        if (gp_extent(cur, &f, &b, &e)) gp_note_moved(p->c, f, b, e);
-        return CXChildVisit_Continue;
-    }
-    return CXChildVisit_Recurse;
-}
 
 static void emit_registration(pass *p)
 {
@@ -759,7 +545,6 @@ void gp_rewrite_globals(gp_conv *c)
         p.changed = 0;
         clang_visitChildren(tu, promote_consts, &p);
     } while (p.changed);
-    clang_visitChildren(tu, find_moved, &p);
     clang_visitChildren(tu, edit, &p);
     if (p.nvars) {
         /* before the #line that main.c put first, so user lines keep their numbers */
@@ -772,5 +557,4 @@ void gp_rewrite_globals(gp_conv *c)
         free(p.vars[i].name);
     }
     free(p.vars);
-    free(p.edits);
 }

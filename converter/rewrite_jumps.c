@@ -59,8 +59,7 @@ static void split(gp_conv *c, CXCursor var)
 static enum CXChildVisitResult split_decls(CXCursor cur, CXCursor parent, CXClientData data)
 {
     gp_conv *c = data;
-    if (clang_getCursorKind(cur) == CXCursor_DeclStmt && clang_getCursorKind(parent) != CXCursor_ForStmt &&
-        !gp_is_moved(c, cur)) {
+    if (clang_getCursorKind(cur) == CXCursor_DeclStmt && clang_getCursorKind(parent) != CXCursor_ForStmt) {
         CXCursor vars[2];
         int n = gp_children(cur, vars, 2);
         if (n == 1 && clang_getCursorKind(vars[0]) == CXCursor_VarDecl && gp_name_written_out(c, vars[0]))

@@ -43,7 +43,8 @@ semantics)
     # converted constructs that must also behave as in C, not only compile
     build "$SRC/tests/converter/golden/designators.c" d && expect_line designators "$W/d" 3 "designators ok"
     build "$SRC/tests/converter/golden/block_extern.c" b && expect_line block_extern "$W/b" 2 "counter 3"
-    note "designated initializers and block-scope externs behave as in C" ;;
+    build "$SRC/tests/converter/golden/static_locals.c" s && expect_line static_locals "$W/s" 3 "static locals 11 13 100 101"
+    note "designated initializers, block-scope externs and static locals behave as in C" ;;
 envp) build "$SRC/tests/converter/golden/main_envp.c" p && check_envp "$W/p" ;;
 globals)
     "$BUILD/bin/gpumpicc" --backend=threads "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \

@@ -32,4 +32,5 @@ for n in 1 7 1000; do check_globals "$B/globals" $n; done
 check_envp "$B/main_envp"
 expect_line designators "$B/designators" 64 "designators ok"
 expect_line block_extern "$B/block_extern" 64 "counter 3"
+expect_line static_locals "$B/static_locals" 64 "static locals 11 13 100 101"
 note "GPU: all checks passed"
