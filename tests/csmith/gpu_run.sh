@@ -6,7 +6,9 @@
 D=$1 L=$2 RANKS=${3:-64}
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 NVCC=${NVCC:-nvcc}
+# (a program built by an earlier, interrupted run is not built again)
 cut -d' ' -f1 "$D/expected.txt" | xargs -P "$(nproc)" -I{} sh -c "
+    [ -x '$D/{}.bin' ] && exit 0
     '$NVCC' -x cu -std=c++17 -rdc=true -arch=sm_90 -maxrregcount=32 -O1 -w -I'$SRC/runtime/include' \
         -I'$SRC/libc-shim/include' -include gpumpi/platform.h -c '$D/{}.cu' -o '$D/{}.o' >'$D/{}.log' 2>&1 &&
     '$NVCC' -rdc=true -arch=sm_90 '$D/{}.o' '$L/libgpumpi_cuda.a' -o '$D/{}.bin' >>'$D/{}.log' 2>&1"
