@@ -70,9 +70,9 @@ static int mkdirs(char *path)
 int gp_copy_file(const char *from, const char *to)
 {
     FILE *in = fopen(from, "rb"), *out = NULL;
-    char *dir = strdup(to);
-    *strrchr(dir, '/') = 0;
-    int rc = !in || mkdirs(dir) || !(out = fopen(to, "wb"));
+    char *dir = strdup(to), *slash = strrchr(dir, '/');
+    if (slash) *slash = 0;
+    int rc = !in || (slash && mkdirs(dir)) || !(out = fopen(to, "wb"));
     char buf[65536];
     size_t n;
     while (!rc && (n = fread(buf, 1, sizeof buf, in)) > 0) rc = fwrite(buf, 1, n, out) != n;

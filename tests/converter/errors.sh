@@ -30,4 +30,7 @@ expect unsupported.c "^unsupported\.c:14:5: error: inline assembly: host assembl
 expect missing_shim.c "^missing_shim\.c:2:1: error: <ctype\.h> is not provided by gpumpi's device C library yet"
 "$CONVERT" does_not_exist.c -o "$W/x.cu" 2>"$W/err" && { echo "FAIL: a missing input converted"; status=1; }
 grep -q "does_not_exist.c" "$W/err" || { echo "FAIL: a missing input is not named: $(cat "$W/err")"; status=1; }
+# and a good file converts into the current directory (an output name without a directory)
+(cd "$W" && "$CONVERT" "$SRC/tests/converter/golden/forms.c" -o forms.cu) && [ -s "$W/forms.cu" ] ||
+    { echo "FAIL: -o forms.cu (no directory) did not write forms.cu"; status=1; }
 exit $status
