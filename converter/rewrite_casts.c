@@ -50,8 +50,17 @@ static void unqualified(CXType t, char *out, size_t cap)
     clang_disposeString(s);
 }
 
+static int same_type(CXType a, CXType b);
+
+/* The same type but for top-level qualifiers. A pointer's own qualifiers
+ * come after its '*' (T *volatile), and the ones before belong to what it
+ * points to, which must match. */
 static int same_unqualified(CXType a, CXType b)
 {
+    a = clang_getCanonicalType(a);
+    b = clang_getCanonicalType(b);
+    if (is_pointer(a) || is_pointer(b))
+        return is_pointer(a) && is_pointer(b) && same_type(clang_getPointeeType(a), clang_getPointeeType(b));
     char x[512], y[512];
     unqualified(a, x, sizeof x);
     unqualified(b, y, sizeof y);

@@ -3,6 +3,7 @@
 #include "command.h"
 
 #include <stdarg.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,7 +61,7 @@ void gp_cmd_print(const gp_cmd *c)
     putchar('\n');
 }
 
-int gp_cmd_run(const gp_cmd *c)
+int gp_cmd_run(const gp_cmd *c, const char *stderr_to)
 {
     fflush(NULL);
     pid_t pid = fork();
@@ -69,6 +70,10 @@ int gp_cmd_run(const gp_cmd *c)
         return 127;
     }
     if (pid == 0) {
+        if (stderr_to) {
+            int fd = open(stderr_to, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+            if (fd >= 0) dup2(fd, 2);
+        }
         execvp(c->argv[0], c->argv);
         fprintf(stderr, "gpumpicc: cannot run %s: ", c->argv[0]);
         perror(NULL);

@@ -14,7 +14,8 @@ void gp_cmd_free(gp_cmd *c);
 /* Print as a shell command line (quoted where needed). */
 void gp_cmd_print(const gp_cmd *c);
 
-/* Run and wait; returns the exit status (127 if it could not start). */
-int gp_cmd_run(const gp_cmd *c);
+/* Run and wait, its stderr into the file stderr_to unless that is NULL;
+ * returns the exit status (127 if it could not start). */
+int gp_cmd_run(const gp_cmd *c, const char *stderr_to);
 
 #endif

@@ -141,7 +141,29 @@ static int parse(job *j, int argc, char **argv)
 static int step(const job *j, const gp_cmd *c)
 {
     if (j->show || j->verbose) gp_cmd_print(c);
-    return j->show ? 0 : gp_cmd_run(c);
+    return j->show ? 0 : gp_cmd_run(c, NULL);
+}
+
+/* The compiler's messages, passed on, with a note where nvcc's own words
+ * would not tell a C programmer what to do. */
+static int compile_step(const job *j, const gp_cmd *c, const char *errors)
+{
+    if (j->show || j->verbose) gp_cmd_print(c);
+    if (j->show) return 0;
+    int rc = gp_cmd_run(c, errors);
+    FILE *f = fopen(errors, "r");
+    char line[8192];
+    int dynamic_init = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        fputs(line, stderr);
+        if (strstr(line, "dynamic initialization is not supported for a __device__ variable")) dynamic_init = 1;
+    }
+    if (f) fclose(f);
+    if (dynamic_init)
+        fprintf(stderr, "gpumpicc: note: nvcc could not compute an address in that global's initializer at compile "
+                        "time (nvcc 13 refuses some element addresses such as &a[i][j][k]); write it as "
+                        "&a[0][0][0] + offset, or set the pointer at the start of main\n");
+    return rc;
 }
 
 static void add_all(gp_cmd *to, const gp_cmd *from)
@@ -195,7 +217,11 @@ static int convert_and_compile(const job *j, const char *src, const char *cu, co
     gp_cmd_add(&cc, cu);
     gp_cmd_add(&cc, "-o");
     gp_cmd_add(&cc, obj);
-    rc = step(j, &cc);
+    size_t n = strlen(cu) + 8;
+    char *errors = malloc(n);
+    snprintf(errors, n, "%s.err", cu);
+    rc = compile_step(j, &cc, errors);
+    free(errors);
 out:
     gp_cmd_free(&conv);
     gp_cmd_free(&cc);

@@ -27,6 +27,14 @@ done
     -o "$OUT/multifile" || fail "gpumpicc could not build two files into one GPU program"
 "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \
     -o "$OUT/globals" || fail "gpumpicc could not build the globals test for the GPU"
+# nvcc's refusal of an element address comes with gpumpicc's advice
+if "$BUILD/bin/gpumpicc" "$SRC/tests/programs/element_address.c" -o "$OUT/element_address" 2>"$OUT/element_address.err"; then
+    note "nvcc 13 now takes &grid[0][0][7] in a device initializer: the note in gpumpicc.c may go"
+else
+    grep -q "gpumpicc: note: nvcc could not compute an address" "$OUT/element_address.err" ||
+        fail "no advice after nvcc's dynamic-initialization error: $(cat "$OUT/element_address.err")"
+    note "nvcc's dynamic-initialization error comes with gpumpicc's advice"
+fi
 # each compiled object carries Hopper machine code and PTX
 "$BUILD/bin/gpumpicc" -c "$SRC/examples/ring.c" -o "$OUT/ring.o" || fail "gpumpicc -c failed"
 $LIST --section __nv_relfatbin "$OUT/ring.o" >"$OUT/ring.o.images"
