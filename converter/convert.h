@@ -17,6 +17,7 @@ typedef struct gp_conv {
     int keep_going;      /* --keep-going: print every error, not only the first */
     int main_params;     /* parameters of the user's main; -1 if no main */
     int main_returns_void;
+    int has_globals;     /* per-rank variables: the file needs gpumpi/converted.h */
     struct gp_place *prefixed; /* statement starts that already got __device__ */
     size_t nprefixed, capprefixed;
 } gp_conv;

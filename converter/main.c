@@ -30,9 +30,13 @@ static int takes_value(const char *a)
 
 static void usage(FILE *to)
 {
-    fprintf(to, "usage: gpumpi-convert [--keep-going] [compiler flags] input.c -o output.cu\n"
+    fprintf(to, "usage: gpumpi-convert [options] [compiler flags] input.c -o output.cu\n"
                 "Rewrites one C file of an MPI program into CUDA for gpumpi.\n"
-                "  --keep-going  report every problem in the file, not only the first\n");
+                "  --keep-going        report every problem in the file, not only the first\n"
+                "  --depfile FILE      write the file's dependencies there, as cc -MD does (first line\n"
+                "                      '# gpumpi: defines main' if it does)\n"
+                "  --dep-target NAME   the target of that rule (default: input with .o)\n"
+                "  --dep-phony         add an empty rule for each header, as cc -MP\n");
 }
 
 /* out.cu -> /abs/dir/out.cu.d: where the converted headers go. */
@@ -74,6 +78,8 @@ static int write_output(gp_conv *c, const char *main_copy, const char *output)
 /* Parse errors in the compiler's own "file:line:col: error: ..." form: the
  * first, or all of them with --keep-going. */
 static int keep_going;
+static const char *depfile, *dep_target; /* --depfile: make-style dependencies */
+static int dep_phony;                     /* --dep-phony: a rule per header, as -MP */
 
 /* Returns 1: the exit status of a file with errors. */
 static int failed(int errors, const char *input)
@@ -100,6 +106,46 @@ static int report_parse_errors(CXTranslationUnit tu)
         clang_disposeDiagnostic(d);
     }
     return errors;
+}
+
+/* Objects linked by plain cc or ld instead of gpumpicc: the linker's
+ * "undefined reference" then names what to do (the runtime defines it). */
+static void append_link_check(gp_conv *c)
+{
+    size_t size;
+    gp_text(c, c->main_file, &size);
+    clang_CXRewriter_insertTextBefore(
+        c->rw, gp_loc(c, c->main_file, (unsigned)size),
+        "\n#ifndef __CUDA_ARCH__\n"
+        "extern \"C\" char gpumpi_link_this_object_with_gpumpicc_or_gpumpi_build;\n"
+        "__attribute__((used)) static char *const __gp_link_check = &gpumpi_link_this_object_with_gpumpicc_or_gpumpi_build;\n"
+        "#endif\n");
+}
+
+/* make's view of what the output depends on: the source and the user's
+ * headers (the ones converted with it). */
+static int write_depfile(const gp_mirror *m, const char *input, int defines_main)
+{
+    FILE *f = fopen(depfile, "w");
+    if (!f) {
+        fprintf(stderr, "gpumpi-convert: cannot write %s: %s\n", depfile, strerror(errno));
+        return 1;
+    }
+    if (defines_main) fprintf(f, "# gpumpi: defines main\n");
+    char target[PATH_MAX];
+    if (dep_target) {
+        snprintf(target, sizeof target, "%s", dep_target);
+    } else {
+        const char *base = strrchr(input, '/') ? strrchr(input, '/') + 1 : input;
+        snprintf(target, sizeof target, "%s", base);
+        char *dot = strrchr(target, '.');
+        if (dot) strcpy(dot, ".o");
+    }
+    fprintf(f, "%s: %s", target, input);
+    for (int i = 1; i < m->nfiles; i++) fprintf(f, " \\\n  %s", m->files[i]);
+    fprintf(f, "\n");
+    for (int i = 1; dep_phony && i < m->nfiles; i++) fprintf(f, "\n%s:\n", m->files[i]);
+    return fclose(f) != 0;
 }
 
 /* Writes the edits so far into the copies and parses them again. */
@@ -133,6 +179,10 @@ int main(int argc, char **argv)
             return 0;
         } else if (!strcmp(a, "--keep-going")) {
             keep_going = 1;
+        } else if ((!strcmp(a, "--depfile") || !strcmp(a, "--dep-target")) && i + 1 < argc) {
+            *(a[5] == 'f' ? &depfile : &dep_target) = argv[++i];
+        } else if (!strcmp(a, "--dep-phony")) {
+            dep_phony = 1;
         } else if (!strcmp(a, "-o")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "gpumpi-convert: -o needs a file name\n");
@@ -203,16 +253,6 @@ int main(int argc, char **argv)
         return failed(c.errors, input);
     }
 
-    /* errors and warnings point at the user's files, not the copies */
-    for (int i = 0; i < m.nfiles; i++) {
-        char *copy = gp_mirror_path(&m, m.files[i]);
-        CXFile f = clang_getFile(c.tu, copy);
-        char line[4200];
-        snprintf(line, sizeof line, "#line 1 \"%s\"\n", i == 0 ? input : m.files[i]);
-        if (f) clang_CXRewriter_insertTextBefore(c.rw, clang_getLocationForOffset(c.tu, f, 0), line);
-        free(copy);
-    }
-
     gp_check_unsupported(&c);
     gp_rewrite_keywords(&c);
     gp_rewrite_volatile(&c); /* first: later insertions at a token's start go before its comment */
@@ -222,7 +262,20 @@ int main(int argc, char **argv)
     gp_rewrite_globals(&c);
     gp_rewrite_jumps(&c);
     gp_rewrite_casts(&c);   /* after globals: a cast goes around __gpu_global(x) */
+    append_link_check(&c);
+    /* last, so it comes first: errors and warnings point at the user's
+     * files, not the copies */
+    for (int i = 0; i < m.nfiles; i++) {
+        char *copy = gp_mirror_path(&m, m.files[i]);
+        CXFile f = clang_getFile(c.tu, copy);
+        char line[4200];
+        snprintf(line, sizeof line, "%s#line 1 \"%s\"\n", i == 0 && c.has_globals ? "#include <gpumpi/converted.h>\n" : "",
+                 i == 0 ? input : m.files[i]);
+        if (f) clang_CXRewriter_insertTextBefore(c.rw, clang_getLocationForOffset(c.tu, f, 0), line);
+        free(copy);
+    }
     int rc = c.errors ? failed(c.errors, input) : write_output(&c, minput, output);
+    if (!rc && depfile) rc = write_depfile(&m, input, c.main_params >= 0);
     if (rc) gp_mirror_remove(&m);
 
     free(c.prefixed);

@@ -547,9 +547,7 @@ void gp_rewrite_globals(gp_conv *c)
     } while (p.changed);
     clang_visitChildren(tu, edit, &p);
     if (p.nvars) {
-        /* before the #line that main.c put first, so user lines keep their numbers */
-        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, c->main_file, 0),
-                                          "#include <gpumpi/converted.h>\n");
+        c->has_globals = 1; /* main.c includes gpumpi/converted.h */
         emit_registration(&p);
     }
     for (int i = 0; i < p.nvars; i++) {

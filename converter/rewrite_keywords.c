@@ -5,6 +5,8 @@
  * <stdbool.h>, and from <iso646.h>) is left alone: C++ gives it the same
  * meaning. C's restrict becomes __restrict__, and a struct tag that a
  * typedef of another type shares its name with becomes __gp_tag_T.
+ * __cplusplus becomes __gp_c_not__cplusplus (never defined): the user's
+ * files were written as C and keep their C branches.
  * Insertions only, before the other passes. */
 #include <stdlib.h>
 #include <string.h>
@@ -117,7 +119,13 @@ static void rename_in_file(gp_conv *c, CXFile f)
         }
         CXString s = clang_getTokenSpelling(c->tu, toks[i]);
         int kw = gp_is_cxx_keyword(clang_getCString(s));
+        int cplusplus = !strcmp(clang_getCString(s), "__cplusplus");
         clang_disposeString(s);
+        if (cplusplus) { /* the file is C, whatever compiles it: #ifdef __cplusplus stays false */
+            unsigned off = gp_offset(clang_getTokenLocation(c->tu, toks[i]));
+            clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), "__gp_c_not");
+            continue;
+        }
         if (!kw) continue;
         /* a use of a header's macro (bool, true, and...) means the same in C++ */
         enum CXCursorKind k = clang_getCursorKind(curs[i]);

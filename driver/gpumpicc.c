@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "link_errors.h"
 #include "remove_tree.h"
+#include "response_file.h"
 #include "gpumpi_config.h"
 
 typedef enum { BACKEND_CUDA, BACKEND_THREADS } backend;
@@ -19,6 +21,10 @@ typedef struct {
     backend be;
     int compile_only, show, verbose;
     const char *output;
+    int deps;             /* -MD/-MMD: a .d file beside the object; 2 for -M/-MM: only the rules, on stdout */
+    int dep_phony;        /* -MP */
+    const char *depfile;  /* -MF */
+    const char *dep_target; /* -MT/-MQ */
     gp_cmd parse_flags;   /* to the converter: -I -D -U -std */
     gp_cmd compile_flags; /* to the compiler: -I -D -U -O -g */
     gp_cmd link_flags;    /* -L -l */
@@ -33,7 +39,9 @@ static void usage(FILE *to)
             "Compiles and links MPI C programs for gpumpi, like mpicc.\n"
             "  -c              compile only (objects are relocatable device code)\n"
             "  -o FILE         output file\n"
-            "  -I -D -U -O -g -std= -l -L   as for cc\n"
+            "  -I -D -U -O -g -std= -l -L   as for cc; -G adds device debug info\n"
+            "  -MD -MMD -MF -MT -MQ -MP -M -MM   dependencies for make (the user's headers)\n"
+            "  @FILE           read more arguments from FILE\n"
             "  --backend=cuda|threads       GPU (default) or one host thread per rank;\n"
             "                  the environment variable GPUMPI_BACKEND sets the default\n"
             "  -show, --showme print the commands instead of running them\n"
@@ -60,6 +68,13 @@ static int set_backend(job *j, const char *name, const char *from)
         return 2;
     }
     return 0;
+}
+
+static int other_mpi_header(const char *dir)
+{
+    char path[4200];
+    snprintf(path, sizeof path, "%s/mpi.h", dir);
+    return access(path, F_OK) == 0 && strcmp(dir, GPUMPI_RUNTIME_INCLUDE) != 0;
 }
 
 /* Flags with a separate value: -I dir, -D x, -U x, -o file, -L dir, -l lib. */
@@ -98,12 +113,32 @@ static int parse(job *j, int argc, char **argv)
         } else if (!strncmp(a, "-I", 2) || !strncmp(a, "-D", 2) || !strncmp(a, "-U", 2)) {
             char flag[3] = {a[0], a[1], 0};
             const char *v = value_of(argc, argv, &i, 2);
+            if (flag[1] == 'I' && other_mpi_header(v)) {
+                /* a CPU MPI's include directory (from mpicc -show, or a
+                 * compile_commands.json made with it): gpumpi's mpi.h wins */
+                if (j->verbose) fprintf(stderr, "gpumpicc: note: ignoring -I%s: it holds another MPI's mpi.h\n", v);
+                continue;
+            }
             gp_cmd_addf(&j->parse_flags, "%s%s", flag, v);
             gp_cmd_addf(&j->compile_flags, "%s%s", flag, v);
         } else if (!strncmp(a, "-std=", 5)) {
             gp_cmd_add(&j->parse_flags, a); /* the C dialect to parse; CUDA is always C++17 */
-        } else if (!strncmp(a, "-O", 2) || !strcmp(a, "-g")) {
-            gp_cmd_add(&j->compile_flags, a);
+        } else if (!strncmp(a, "-O", 2) || !strcmp(a, "-g") || !strncmp(a, "-g", 2)) {
+            gp_cmd_add(&j->compile_flags, strncmp(a, "-g", 2) ? a : "-g"); /* -g3, -ggdb: host debug info */
+        } else if (!strcmp(a, "-G")) {
+            gp_cmd_add(&j->compile_flags, a); /* device debug info (nvcc); slow code, so only when asked */
+        } else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) {
+            j->deps = 1; /* user headers only either way: system headers are gpumpi's own */
+        } else if (!strcmp(a, "-M") || !strcmp(a, "-MM")) {
+            j->deps = 2;
+        } else if (!strcmp(a, "-MP")) {
+            j->dep_phony = 1;
+        } else if (!strncmp(a, "-MF", 3)) {
+            j->depfile = value_of(argc, argv, &i, 3);
+        } else if (!strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) {
+            j->dep_target = value_of(argc, argv, &i, 3);
+        } else if (!strcmp(a, "-fopenmp") || !strncmp(a, "-fopenmp=", 9)) {
+            fprintf(stderr, "gpumpicc: note: ignoring %s: each rank is one GPU thread, OpenMP pragmas run serially\n", a);
         } else if (!strncmp(a, "-L", 2) || !strncmp(a, "-l", 2)) {
             char flag[3] = {a[0], a[1], 0};
             gp_cmd_addf(&j->link_flags, "%s%s", flag, value_of(argc, argv, &i, 2));
@@ -181,16 +216,40 @@ static char *object_name(const char *src)
     return o;
 }
 
+/* Where -MD writes: -MF's file, else the object with .d for .o. */
+static char *dependency_file(const job *j, const char *obj)
+{
+    if (j->deps == 2) return strdup(j->depfile ? j->depfile : "/dev/stdout");
+    if (j->depfile) return strdup(j->depfile);
+    size_t n = strlen(obj);
+    char *d = malloc(n + 3);
+    strcpy(d, obj);
+    if (n > 2 && !strcmp(d + n - 2, ".o"))
+        strcpy(d + n - 2, ".d");
+    else
+        strcat(d, ".d");
+    return d;
+}
+
 static int convert_and_compile(const job *j, const char *src, const char *cu, const char *obj)
 {
     gp_cmd conv = {0}, cc = {0};
     gp_cmd_add(&conv, GPUMPI_CONVERT);
     add_all(&conv, &j->parse_flags);
+    if (j->deps) {
+        char *d = dependency_file(j, obj);
+        gp_cmd_add(&conv, "--depfile");
+        gp_cmd_add(&conv, d);
+        gp_cmd_add(&conv, "--dep-target");
+        gp_cmd_add(&conv, j->dep_target ? j->dep_target : obj);
+        if (j->dep_phony) gp_cmd_add(&conv, "--dep-phony");
+        free(d);
+    }
     gp_cmd_add(&conv, src);
     gp_cmd_add(&conv, "-o");
     gp_cmd_add(&conv, cu);
     int rc = step(j, &conv);
-    if (rc) goto out;
+    if (rc || j->deps == 2) goto out; /* -M: the rules were all that was asked for */
     if (j->be == BACKEND_CUDA) {
         gp_cmd_add(&cc, GPUMPI_NVCC);
         gp_cmd_add(&cc, "-x");
@@ -228,7 +287,16 @@ out:
     return rc;
 }
 
-static int link_program(const job *j, const gp_cmd *objects)
+static void copy_to_stderr(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    char buf[8192];
+    size_t n;
+    while (f && (n = fread(buf, 1, sizeof buf, f)) > 0) fwrite(buf, 1, n, stderr);
+    if (f) fclose(f);
+}
+
+static int link_program(const job *j, const gp_cmd *objects, const gp_link_names *names, const char *tmpdir)
 {
     gp_cmd ld = {0};
     if (j->be == BACKEND_CUDA) {
@@ -245,7 +313,15 @@ static int link_program(const job *j, const gp_cmd *objects)
     gp_cmd_add(&ld, "-lm");
     gp_cmd_add(&ld, "-o");
     gp_cmd_add(&ld, j->output ? j->output : "a.out");
-    int rc = step(j, &ld);
+    if (j->show || j->verbose) gp_cmd_print(&ld);
+    int rc = 0;
+    if (!j->show) {
+        /* the linker's words only where gpumpicc cannot say it better */
+        char log[4200];
+        snprintf(log, sizeof log, "%s/link.log", tmpdir);
+        rc = gp_cmd_run(&ld, log);
+        if (rc == 0 || gp_explain_link_errors(log, names) == 0 || j->verbose) copy_to_stderr(log);
+    }
     gp_cmd_free(&ld);
     return rc;
 }
@@ -254,6 +330,7 @@ int main(int argc, char **argv)
 {
     job j;
     memset(&j, 0, sizeof j);
+    if (gp_expand_response_files(&argc, &argv) != 0) return 2;
     int rc = parse(&j, argc, argv);
     if (rc) return rc;
 
@@ -263,18 +340,25 @@ int main(int argc, char **argv)
         return 1;
     }
     gp_cmd objects = {0};
+    gp_link_names names = {calloc((size_t)j.sources.argc + 1, sizeof(char *)),
+                           calloc((size_t)j.sources.argc + 1, sizeof(char *)), 0};
     for (int i = 0; i < j.sources.argc && rc == 0; i++) {
         const char *src = j.sources.argv[i];
         char cu[4200], tmpobj[4200];
         snprintf(cu, sizeof cu, "%s/%d.cu", tmpdir, i);
         snprintf(tmpobj, sizeof tmpobj, "%s/%d.o", tmpdir, i);
-        char *obj = j.compile_only ? (j.output ? strdup(j.output) : object_name(src)) : strdup(tmpobj);
+        int named = j.compile_only || j.deps == 2; /* -M: the rule names x.o, as cc's does */
+        char *obj = named ? (j.output && j.compile_only ? strdup(j.output) : object_name(src)) : strdup(tmpobj);
         rc = convert_and_compile(&j, src, cu, obj);
         gp_cmd_add(&objects, obj);
-        free(obj);
+        names.objects[names.n] = obj;
+        names.sources[names.n++] = (char *)src;
     }
     add_all(&objects, &j.inputs);
-    if (rc == 0 && !j.compile_only) rc = link_program(&j, &objects);
+    if (rc == 0 && !j.compile_only && j.deps != 2) rc = link_program(&j, &objects, &names, tmpdir);
+    for (int i = 0; i < names.n; i++) free(names.objects[i]);
+    free(names.objects);
+    free(names.sources);
 
     if (getenv("GPUMPI_KEEP"))
         fprintf(stderr, "gpumpicc: kept the converted sources in %s\n", tmpdir);

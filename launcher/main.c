@@ -38,6 +38,10 @@ static int report(int n, const int *codes)
     return codes[first] & 255 ? codes[first] & 255 : 1;
 }
 
+/* Every converted file refers to this, so objects linked without gpumpicc
+ * fail with a linker error that names the fix. */
+char gpumpi_link_this_object_with_gpumpicc_or_gpumpi_build;
+
 int main(int argc, char **argv)
 {
     gp_options o;

@@ -39,4 +39,34 @@ check_hello ./hello 3
 grep -q "nosuchfile.c" err.txt || fail "a missing source is not named: $(cat err.txt)"
 "$G" --backend=bogus x.c 2>err.txt && fail "an unknown backend was accepted"
 grep -q "unknown backend 'bogus'" err.txt || fail "unknown backend message: $(cat err.txt)"
+# link errors in the user's terms: files and C names, main for the entry point
+printf 'int foo(void) { return 1; }\nint main(void) { return foo(); }\n' >a.c
+printf 'int foo(void) { return 2; }\nint bar(void);\nint main(void) { return bar(); }\n' >b.c
+printf 'int bar(void);\nint main(void) { return bar(); }\n' >c.c
+"$G" --backend=threads a.c b.c -o two 2>err.txt && fail "two mains linked"
+grep -qx "gpumpicc: 'main' is defined in both a.c and b.c: one program has one main; link each program's files separately" err.txt &&
+    grep -qx "gpumpicc: 'foo' is defined in both a.c and b.c" err.txt || fail "duplicate symbols: $(cat err.txt)"
+grep -q "_Z\|/tmp/gpumpicc" err.txt && fail "raw linker output shown: $(cat err.txt)"
+"$G" --backend=threads c.c -o missing 2>err.txt && fail "a missing function linked"
+grep -qx "gpumpicc: 'bar' is used in c.c but defined in none of the files linked" err.txt || fail "missing symbol: $(cat err.txt)"
+note "link errors name the files and the C symbols"
+
+# objects linked without gpumpicc: the linker names the fix
+"$G" --backend=threads -c a.c -o a.o || fail "gpumpicc -c a.c failed"
+cc a.o -o plain 2>err.txt && fail "a gpumpicc object linked with plain cc"
+grep -q "undefined reference to .gpumpi_link_this_object_with_gpumpicc_or_gpumpi_build" err.txt ||
+    fail "cc a.o: the error does not say to link with gpumpicc: $(cat err.txt)"
+note "gpumpicc objects linked by plain cc fail naming gpumpicc"
+
+# -MD/-MF, -M, @file, -fopenmp
+mkdir -p inc && echo 'int twice(int);' >inc/util.h
+printf '#include "util.h"\nint twice(int x) { return 2 * x; }\n' >util.c
+echo "-Iinc -O1 -fopenmp" >flags.rsp
+"$G" --backend=threads @flags.rsp -MD -MP -c util.c 2>err.txt || fail "@file -MD -c failed: $(cat err.txt)"
+grep -q "note: ignoring -fopenmp" err.txt || fail "-fopenmp without a note: $(cat err.txt)"
+grep -q "^util.o: util.c" util.d && grep -q "inc/util.h" util.d && grep -q "^$W/inc/util.h:" util.d ||
+    fail "util.d: $(cat util.d)"
+"$G" --backend=threads -Iinc -MM util.c >deps.txt && grep -q "^util.o: util.c" deps.txt && [ ! -e util2.o ] ||
+    fail "-MM: $(cat deps.txt)"
+note "-MD -MP -MF -MM, @file and -fopenmp work"
 note "driver: all checks passed"

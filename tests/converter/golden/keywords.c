@@ -12,3 +12,11 @@ int main(void)
     
     return sizeof('a') + sizeof 'b' + delete + ok;
 }
+
+/* the file is C whatever compiles it */
+#ifdef __cplusplus
+#error "a C file must not see __cplusplus"
+#endif
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#error "nor this"
+#endif

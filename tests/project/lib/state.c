@@ -1,0 +1,4 @@
+#include "shared.h"
+
+int calls;
+double weight = 1.0;

@@ -1,0 +1,7 @@
+#include "shared.h"
+
+double lib_weighted(double x)
+{
+    calls++;
+    return x * weight;
+}
