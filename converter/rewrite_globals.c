@@ -301,17 +301,19 @@ static int flatten_element_address(ref_ctx *x, CXCursor op)
         v = find_var(p, clang_getCursorReferenced(e));
     CXType t = v ? clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(e))) : (CXType){0};
     long long dims[16];
-    int ndims = 0;
+    int ndims = 0, consts = 0; /* libclang may put an element's const on the array */
     while (v && ndims < 16 && t.kind == CXType_ConstantArray) {
+        consts |= clang_isConstQualifiedType(t);
         dims[ndims++] = clang_getArraySize(t);
         t = clang_getCanonicalType(clang_getArrayElementType(t));
     }
-    /* nvcc refuses &a[0][j][k] (a zero first subscript, non-zero later ones)
-     * but takes the flat form; it refuses the flat form when the offset runs
-     * past the first row of a const array, and takes &a[i][j] there. So
-     * flatten only the zero-first-subscript case. */
+    /* nvcc 13's constant evaluator refuses many element addresses
+     * (&a[0][j][k], &a[i][0][7], ...) in a device variable's initializer and
+     * takes the flat form &a[0][0][0] + offset, except where the offset runs
+     * past the first row of an array of consts: there it takes &a[i][j][k]. */
     int zero_first = depth > 0 && !strcmp(idx[depth - 1], "0");
-    int ok = v && v->per_rank && ndims == depth && zero_first;
+    consts |= clang_isConstQualifiedType(t);
+    int ok = v && v->per_rank && ndims == depth && (zero_first || !consts);
     if (ok) {
         /* idx[] is innermost first: a[i][j][k] gave k, j, i */
         char flat[8192], zeros[64] = "";

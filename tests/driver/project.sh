@@ -5,8 +5,10 @@
 # and each result compared with the same project under MPICH. Then the
 # inputs gpumpi-build must refuse, each with one line naming the file.
 #   project.sh BUILD_DIR SOURCE_DIR [BACKEND] [OUT_DIR]
-# With OUT_DIR the programs of the three routes are kept there (for a GPU run).
+# With OUT_DIR the programs of the three routes and MPICH's output are put
+# there instead of run (tests/gpu/run.sh runs them on a GPU).
 BUILD=$1 SRC=$2 BACKEND=${3:-threads} KEEP=$4
+case $KEEP in /* | "") ;; *) KEEP=$PWD/$KEEP ;; esac
 . "$SRC/tests/e2e/checks.sh"
 G=$BUILD/bin/gpumpicc B=$BUILD/bin/gpumpi-build
 W=$(mktemp -d)
@@ -20,16 +22,21 @@ fresh() { rm -rf "$W/$1" && cp -r "$SRC/tests/project" "$W/$1" && cd "$W/$1" || 
 # the reference: MPICH
 fresh ref
 make -s CC=mpicc.mpich >make.log 2>&1 || fail "the project does not build with mpicc: $(cat make.log)"
-mpiexec.mpich -n 4 apps/sums >"$W/want_sums" && mpiexec.mpich -n 4 apps/weights 1.5 >"$W/want_weights" ||
+mpiexec.mpich -n 4 apps/sums >"$W/want_sums" && mpiexec.mpich -n 4 apps/weights 3 >"$W/want_weights" ||
     fail "the project does not run under MPICH"
 grep -q "OK$" "$W/want_sums" || fail "sums under MPICH: $(cat "$W/want_sums")"
 
 same() { # NAME SUMS WEIGHTS: both programs with 4 ranks print what MPICH's did
+    if [ -n "$KEEP" ]; then
+        d=$KEEP/$(echo "$1" | tr -c 'a-z\n' _)
+        mkdir -p "$d" && cp "$2" "$3" "$W/want_sums" "$W/want_weights" "$d/" || fail "cannot keep $1's programs"
+        note "$1: built, kept in $d"
+        return
+    fi
     run "$2" ---gpumpi -n 4
     [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$W/want_sums" || fail "$1: sums printed $(cat "$OUT_TXT" "$ERR_TXT")"
-    run "$3" 1.5 ---gpumpi -n 4
+    run "$3" 3 ---gpumpi -n 4
     [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$W/want_weights" || fail "$1: weights printed $(cat "$OUT_TXT" "$ERR_TXT")"
-    if [ -n "$KEEP" ]; then mkdir -p "$KEEP/$1" && cp "$2" "$3" "$KEEP/$1/"; fi
     note "$1: both programs match MPICH"
 }
 

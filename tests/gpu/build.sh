@@ -35,6 +35,11 @@ else
         fail "no advice after nvcc's dynamic-initialization error: $(cat "$OUT/element_address.err")"
     note "nvcc's dynamic-initialization error comes with gpumpicc's advice"
 fi
+# the test project through all three routes, for the GPU
+rm -rf "$OUT/project"
+sh "$SRC/tests/driver/project.sh" "$BUILD" "$SRC" cuda "$OUT/project" >"$OUT/project.log" 2>&1 ||
+    fail "the test project did not build for the GPU: $(tail -20 "$OUT/project.log")"
+note "the test project built for the GPU three ways"
 # each compiled object carries Hopper machine code and PTX
 "$BUILD/bin/gpumpicc" -c "$SRC/examples/ring.c" -o "$OUT/ring.o" || fail "gpumpicc -c failed"
 $LIST --section __nv_relfatbin "$OUT/ring.o" >"$OUT/ring.o.images"

@@ -33,4 +33,11 @@ check_envp "$B/main_envp"
 expect_line designators "$B/designators" 64 "designators ok"
 expect_line block_extern "$B/block_extern" 64 "counter 3"
 expect_line static_locals "$B/static_locals" 64 "static locals 11 13 100 101"
+for d in "$B"/project/*/; do # the test project, built three ways: as under MPICH
+    run "$d/sums" ---gpumpi -n 4
+    [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$d/want_sums" || fail "project $d: sums: $(cat "$OUT_TXT" "$ERR_TXT")"
+    run "$d/weights" 3 ---gpumpi -n 4
+    [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$d/want_weights" || fail "project $d: weights: $(cat "$OUT_TXT" "$ERR_TXT")"
+    note "project $(basename "$d"): sums and weights as under MPICH"
+done
 note "GPU: all checks passed"

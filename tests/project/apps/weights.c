@@ -10,7 +10,7 @@ int main(int argc, char **argv)
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    weight = argc > 1 ? atof(argv[1]) : 0.5;
+    weight = argc > 1 ? atoi(argv[1]) : 1;
     double w = lib_weighted(rank);
     if (rank == 0) {
         printf("weights: rank 0 %.2f", w);
