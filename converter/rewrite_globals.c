@@ -169,7 +169,22 @@ static int written_at(pass *p, CXCursor ref, const char *name, CXFile *f, unsign
 typedef struct {
     pass *p;
     int in_template;  /* inside a global's initializer: refer to templates */
+    int in_consts;    /* ... of an array of constants */
 } ref_ctx;
+
+/* An array of constants (libclang may put the elements' const on the
+ * array type itself, at any level)? */
+static int array_of_consts(CXType t)
+{
+    t = clang_getCanonicalType(t);
+    int arrays = 0, consts = 0;
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) {
+        consts |= clang_isConstQualifiedType(t);
+        t = clang_getCanonicalType(clang_getArrayElementType(t));
+        arrays++;
+    }
+    return arrays && (consts || clang_isConstQualifiedType(t));
+}
 
 /* The macro expanded at a location, found among the translation unit's
  * macro expansions (libclang 14 reports a macro body's tokens at the
@@ -301,19 +316,19 @@ static int flatten_element_address(ref_ctx *x, CXCursor op)
         v = find_var(p, clang_getCursorReferenced(e));
     CXType t = v ? clang_getCanonicalType(clang_getCursorType(clang_getCursorReferenced(e))) : (CXType){0};
     long long dims[16];
-    int ndims = 0, consts = 0; /* libclang may put an element's const on the array */
+    int ndims = 0, consts = v && array_of_consts(t);
     while (v && ndims < 16 && t.kind == CXType_ConstantArray) {
-        consts |= clang_isConstQualifiedType(t);
         dims[ndims++] = clang_getArraySize(t);
         t = clang_getCanonicalType(clang_getArrayElementType(t));
     }
     /* nvcc 13's constant evaluator refuses many element addresses
      * (&a[0][j][k], &a[i][0][7], ...) in a device variable's initializer and
-     * takes the flat form &a[0][0][0] + offset, except where the offset runs
-     * past the first row of an array of consts: there it takes &a[i][j][k]. */
+     * takes the flat form &a[0][0][0] + offset, except around arrays of
+     * constants: it refuses the flat form past the first row of one, and
+     * an array of constants initialized with flat forms makes every address
+     * into it a run-time value. There only &a[0]... is written flat. */
     int zero_first = depth > 0 && !strcmp(idx[depth - 1], "0");
-    consts |= clang_isConstQualifiedType(t);
-    int ok = v && v->per_rank && ndims == depth && (zero_first || !consts);
+    int ok = v && v->per_rank && ndims == depth && (zero_first || !(consts || x->in_consts));
     if (ok) {
         /* idx[] is innermost first: a[i][j][k] gave k, j, i */
         char flat[8192], zeros[64] = "";
@@ -451,7 +466,7 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
         free(name);
         return;
     }
-    ref_ctx x = {p, 1};
+    ref_ctx x = {p, 1, array_of_consts(clang_getCursorType(var))};
     if (!v->per_rank) {
         /* shared and read-only: on the device, and external as in C */
         int external_def = clang_getCursorLinkage(var) == CXLinkage_External &&
@@ -494,7 +509,7 @@ static enum CXChildVisitResult edit(CXCursor cur, CXCursor parent, CXClientData 
         return CXChildVisit_Continue;
     }
     if (k == CXCursor_DeclRefExpr) {
-        ref_ctx x = {p, 0};
+        ref_ctx x = {p, 0, 0};
         rewrite_ref(&x, cur);
     }
     (void)parent;

@@ -196,8 +196,9 @@ static int compile_step(const job *j, const gp_cmd *c, const char *errors)
     if (f) fclose(f);
     if (dynamic_init)
         fprintf(stderr, "gpumpicc: note: nvcc could not compute an address in that global's initializer at compile "
-                        "time (nvcc 13 refuses the address of an element past the first row of an array of constants, "
-                        "such as &table[2][1]); drop that const, or set the pointer at the start of main\n");
+                        "time (nvcc 13 refuses some addresses into arrays of constants, such as &table[7][0] where "
+                        "table's own initializer takes addresses of array elements); drop that const, or set the "
+                        "pointer at the start of main\n");
     return rc;
 }
 
