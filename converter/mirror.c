@@ -1,7 +1,7 @@
 /* The mirror directory (see mirror.h). */
 #define _XOPEN_SOURCE 700
 #include "mirror.h"
-#include "remove_tree.h"
+#include "paths.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -55,24 +55,12 @@ char *gp_mirror_path(const gp_mirror *m, const char *original)
     return p;
 }
 
-static int mkdirs(char *path)
-{
-    for (char *s = path + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            int bad = mkdir(path, 0755) != 0 && errno != EEXIST;
-            *s = '/';
-            if (bad) return 1;
-        }
-    return mkdir(path, 0755) != 0 && errno != EEXIST;
-}
-
 int gp_copy_file(const char *from, const char *to)
 {
     FILE *in = fopen(from, "rb"), *out = NULL;
     char *dir = strdup(to), *slash = strrchr(dir, '/');
     if (slash) *slash = 0;
-    int rc = !in || (slash && mkdirs(dir)) || !(out = fopen(to, "wb"));
+    int rc = !in || (slash && gp_make_dirs(dir)) || !(out = fopen(to, "wb"));
     char buf[65536];
     size_t n;
     while (!rc && (n = fread(buf, 1, sizeof buf, in)) > 0) rc = fwrite(buf, 1, n, out) != n;

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "paths.h"
 
 typedef struct {
     char *source;  /* absolute */
@@ -53,22 +54,16 @@ static void usage(FILE *to)
                 "that does not. Only changed files are built again.\n");
 }
 
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
-}
-
 /* Only C: anything else in the database is named, with why. */
 static const char *not_c(const char *file)
 {
     static const char *const cxx[] = {".cc", ".cpp", ".cxx", ".C", ".c++", ".cu", NULL};
     static const char *const fortran[] = {".f", ".F", ".f90", ".F90", ".f95", ".f03", ".f08", ".for", NULL};
     for (int i = 0; cxx[i]; i++)
-        if (ends_with(file, cxx[i])) return "a C++ or CUDA source: gpumpi converts C programs only";
+        if (gp_has_suffix(file, cxx[i])) return "a C++ or CUDA source: gpumpi converts C programs only";
     for (int i = 0; fortran[i]; i++)
-        if (ends_with(file, fortran[i])) return "a Fortran source: gpumpi converts C programs only";
-    if (!ends_with(file, ".c")) return "not a C source (.c)";
+        if (gp_has_suffix(file, fortran[i])) return "a Fortran source: gpumpi converts C programs only";
+    if (!gp_has_suffix(file, ".c")) return "not a C source (.c)";
     return NULL;
 }
 
@@ -111,19 +106,6 @@ static void keep_flags(CXCompileCommand cmd, gp_cmd *out)
         }
         clang_disposeString(s);
     }
-}
-
-static int mkdirs(const char *path)
-{
-    char p[PATH_MAX];
-    snprintf(p, sizeof p, "%s", path);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(p, 0755) != 0 && errno != EEXIST) return -1;
-            *s = '/';
-        }
-    return mkdir(p, 0755) != 0 && errno != EEXIST ? -1 : 0;
 }
 
 static int read_database(project *p)
@@ -283,7 +265,7 @@ static pid_t start(const project *p, const unit *u)
     if (p->verbose) gp_cmd_print(&c);
     char *dir = strdup(u->object);
     *strrchr(dir, '/') = 0;
-    mkdirs(dir);
+    gp_make_dirs(dir);
     free(dir);
     unlink(u->cmdfile); /* written again once it compiled */
     fflush(NULL);
@@ -462,7 +444,7 @@ int main(int argc, char **argv)
     else if (p.out_dir[0] != '/' && getcwd(real, sizeof real)) snprintf(out, sizeof out, "%s/%s", real, p.out_dir);
     else snprintf(out, sizeof out, "%s", p.out_dir);
     p.out_dir = out;
-    if (mkdirs(p.out_dir) != 0) {
+    if (gp_make_dirs(p.out_dir) != 0) {
         fprintf(stderr, "gpumpi-build: cannot make %s: %s\n", p.out_dir, strerror(errno));
         return 1;
     }

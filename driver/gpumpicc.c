@@ -11,7 +11,7 @@
 
 #include "command.h"
 #include "link_errors.h"
-#include "remove_tree.h"
+#include "paths.h"
 #include "response_file.h"
 #include "gpumpi_config.h"
 
@@ -49,12 +49,6 @@ static void usage(FILE *to)
             "  --keep-going    report every conversion problem in a file, not only the first\n"
             "  --version       print the version\n"
             "Run the program as: ./prog [args] ---gpumpi -n RANKS   (--help there lists more)\n");
-}
-
-static int ends_with(const char *s, const char *suffix)
-{
-    size_t n = strlen(s), k = strlen(suffix);
-    return n >= k && strcmp(s + n - k, suffix) == 0;
 }
 
 static int set_backend(job *j, const char *name, const char *from)
@@ -148,9 +142,9 @@ static int parse(job *j, int argc, char **argv)
         } else if (a[0] == '-') {
             fprintf(stderr, "gpumpicc: unknown option %s (see gpumpicc --help)\n", a);
             return 2;
-        } else if (ends_with(a, ".c")) {
+        } else if (gp_has_suffix(a, ".c")) {
             gp_cmd_add(&j->sources, a);
-        } else if (ends_with(a, ".o") || ends_with(a, ".a")) {
+        } else if (gp_has_suffix(a, ".o") || gp_has_suffix(a, ".a")) {
             gp_cmd_add(&j->inputs, a);
         } else {
             fprintf(stderr, "gpumpicc: %s: not a C source (.c), object (.o) or archive (.a)\n", a);
