@@ -13,11 +13,9 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "locations.h"
 #include "mirror.h"
 
-#ifndef GPUMPI_RUNTIME_INCLUDE
-#error "GPUMPI_RUNTIME_INCLUDE must name the runtime's include directory"
-#endif
 
 static int takes_value(const char *a)
 {
@@ -171,7 +169,7 @@ int main(int argc, char **argv)
     args[nargs++] = "c";
     args[nargs++] = "-w";
     args[nargs++] = "-isystem";
-    args[nargs++] = GPUMPI_RUNTIME_INCLUDE;
+    args[nargs++] = gp_locate()->runtime_include;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {

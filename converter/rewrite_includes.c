@@ -9,10 +9,8 @@
 #include <unistd.h>
 
 #include "convert.h"
+#include "locations.h"
 
-#ifndef GPUMPI_SHIM_INCLUDE
-#error "GPUMPI_SHIM_INCLUDE must name the libc-shim's include directory"
-#endif
 
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
 {
@@ -44,9 +42,9 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
          * rather than let nvcc fail to find x.h.cuh */
         CXString name = clang_getCursorSpelling(cur);
         char shim[4300];
-        snprintf(shim, sizeof shim, "%s/%s.cuh", GPUMPI_SHIM_INCLUDE, clang_getCString(name));
+        snprintf(shim, sizeof shim, "%s/%s.cuh", gp_locate()->shim_include, clang_getCString(name));
         char rt[4300];
-        snprintf(rt, sizeof rt, "%s/%s.cuh", GPUMPI_RUNTIME_INCLUDE, clang_getCString(name));
+        snprintf(rt, sizeof rt, "%s/%s.cuh", gp_locate()->runtime_include, clang_getCString(name));
         if (access(shim, R_OK) != 0 && access(rt, R_OK) != 0)
             gp_error_at(c, clang_getCursorLocation(cur),
                         "<%s> is not provided by gpumpi's device C library yet (no %s.cuh); remove the #include "

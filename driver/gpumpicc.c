@@ -14,6 +14,7 @@
 #include "paths.h"
 #include "response_file.h"
 #include "gpumpi_config.h"
+#include "locations.h"
 
 typedef enum { BACKEND_CUDA, BACKEND_THREADS } backend;
 
@@ -68,7 +69,7 @@ static int other_mpi_header(const char *dir)
 {
     char path[4200];
     snprintf(path, sizeof path, "%s/mpi.h", dir);
-    return access(path, F_OK) == 0 && strcmp(dir, GPUMPI_RUNTIME_INCLUDE) != 0;
+    return access(path, F_OK) == 0 && strcmp(dir, gp_locate()->runtime_include) != 0;
 }
 
 /* Flags with a separate value: -I dir, -D x, -U x, -o file, -L dir, -l lib. */
@@ -229,7 +230,7 @@ static char *dependency_file(const job *j, const char *obj)
 static int convert_and_compile(const job *j, const char *src, const char *cu, const char *obj)
 {
     gp_cmd conv = {0}, cc = {0};
-    gp_cmd_add(&conv, GPUMPI_CONVERT);
+    gp_cmd_add(&conv, gp_locate()->convert);
     add_all(&conv, &j->parse_flags);
     if (j->deps) {
         char *d = dependency_file(j, obj);
@@ -262,8 +263,8 @@ static int convert_and_compile(const job *j, const char *src, const char *cu, co
         gp_cmd_add(&cc, "-Wno-narrowing"); /* C's brace initializers convert like assignments; nvcc agrees */
         gp_cmd_add(&cc, "-Wno-write-strings"); /* "text" is a char[] in C, not a const char[] */
     }
-    gp_cmd_addf(&cc, "-I%s", GPUMPI_RUNTIME_INCLUDE);
-    gp_cmd_addf(&cc, "-I%s", GPUMPI_SHIM_INCLUDE);
+    gp_cmd_addf(&cc, "-I%s", gp_locate()->runtime_include);
+    gp_cmd_addf(&cc, "-I%s", gp_locate()->shim_include);
     gp_cmd_add(&cc, "-include");
     gp_cmd_add(&cc, "gpumpi/platform.h");
     add_all(&cc, &j->compile_flags);
@@ -302,7 +303,7 @@ static int link_program(const job *j, const gp_cmd *objects, const gp_link_names
         gp_cmd_add(&ld, GPUMPI_HOST_CXX);
     }
     add_all(&ld, objects);
-    gp_cmd_addf(&ld, "%s/libgpumpi_%s.a", GPUMPI_LIB_DIR, j->be == BACKEND_CUDA ? "cuda" : "threads");
+    gp_cmd_addf(&ld, "%s/libgpumpi_%s.a", gp_locate()->lib_dir, j->be == BACKEND_CUDA ? "cuda" : "threads");
     add_all(&ld, &j->link_flags);
     if (j->be == BACKEND_THREADS) gp_cmd_add(&ld, "-lpthread");
     gp_cmd_add(&ld, "-lm");
