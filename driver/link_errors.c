@@ -35,6 +35,13 @@ static const char *source_of(const char *obj, size_t len, const gp_link_names *n
     snprintf(tmp, cap, "%.*s", (int)len, obj);
     for (int i = 0; i < names->n; i++)
         if (!strcmp(names->objects[i], tmp)) return names->sources[i];
+    /* gpumpi-build's objects: OUT/obj/<absolute source path>.o */
+    const char *at = strstr(tmp, "/obj/");
+    size_t n = strlen(tmp);
+    if (at && n > 4 && !strcmp(tmp + n - 4, ".c.o")) {
+        tmp[n - 2] = 0;
+        return at + 4;
+    }
     return tmp;
 }
 

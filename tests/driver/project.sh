@@ -85,4 +85,13 @@ printf '#include <setjmp.h>\nint main(void) { jmp_buf b; return setjmp(b); }\n' 
 grep -q "jump.c:2:.*error: .*setjmp" "$W/err" && grep -q "gpumpi-build: .*jump.c: did not compile" "$W/err" ||
     fail "conversion error: $(cat "$W/err")"
 note "refused a conversion error, naming jump.c"
+# two files defining one function: the link error names both sources
+printf 'int f(void) { return 1; }\nint main(void) { return f(); }\n' >one.c
+printf 'int f(void) { return 2; }\n' >two.c
+printf '[{"directory": "%s", "file": "one.c", "arguments": ["cc", "-c", "one.c"]},\n {"directory": "%s", "file": "two.c", "arguments": ["cc", "-c", "two.c"]}]\n' \
+    "$W/bad" "$W/bad" >compile_commands.json
+"$B" -p "$W/bad" >"$W/out" 2>"$W/err" && fail "gpumpi-build linked two definitions of f"
+grep -q "'f' is defined in both $W/bad/\(one\|two\).c and $W/bad/\(one\|two\).c" "$W/err" ||
+    fail "duplicate symbol: $(cat "$W/err")"
+note "a duplicate symbol names both source files"
 note "project: all checks passed"
