@@ -34,6 +34,7 @@ int gp_converted(gp_conv *c, CXCursor cur);
 CXFile gp_file_of(CXCursor cur);
 const char *gp_text(gp_conv *c, CXFile f, size_t *len);
 CXSourceLocation gp_loc(gp_conv *c, CXFile f, unsigned offset);
+void gp_loc_forget(void); /* before the translation unit is parsed again */
 void gp_replace(gp_conv *c, CXFile f, unsigned offset, unsigned len, const char *text);
 
 /* Is the cursor's name written at its location, so it can be edited in

@@ -50,7 +50,75 @@ int gp_converted(gp_conv *c, CXCursor cur)
 
 const char *gp_text(gp_conv *c, CXFile f, size_t *len) { return clang_getFileContents(c->tu, f, len); }
 
-CXSourceLocation gp_loc(gp_conv *c, CXFile f, unsigned offset) { return clang_getLocationForOffset(c->tu, f, offset); }
+/* libclang maps an offset inside a macro argument to the macro expansion,
+ * which the rewriter silently refuses to edit; a token's own extent is
+ * always in the file. So offsets where a token starts or ends get that
+ * location (tokens of each file, lexed once per parse). */
+typedef struct gp_token_index {
+    CXTranslationUnit tu;
+    CXFile file;
+    unsigned n;
+    unsigned *offsets;
+    CXSourceLocation *locs;
+} gp_token_index;
+
+static gp_token_index token_index[64];
+static int ntoken_index;
+
+static gp_token_index *tokens_of(gp_conv *c, CXFile f)
+{
+    for (int i = 0; i < ntoken_index; i++)
+        if (token_index[i].tu == c->tu && clang_File_isEqual(token_index[i].file, f)) return &token_index[i];
+    int slot = ntoken_index < 64 ? ntoken_index++ : 0;
+    gp_token_index *t = &token_index[slot];
+    free(t->offsets);
+    free(t->locs);
+    size_t size;
+    clang_getFileContents(c->tu, f, &size);
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(c->tu,
+                   clang_getRange(clang_getLocationForOffset(c->tu, f, 0),
+                                  clang_getLocationForOffset(c->tu, f, (unsigned)size)),
+                   &toks, &n);
+    /* each token's start and end, in order (an end may equal the next start) */
+    *t = (gp_token_index){c->tu, f, 2 * n, malloc(sizeof(unsigned) * (2 * n + 1)),
+                          malloc(sizeof(CXSourceLocation) * (2 * n + 1))};
+    for (unsigned i = 0; i < n; i++) {
+        CXSourceRange ext = clang_getTokenExtent(c->tu, toks[i]);
+        t->locs[2 * i] = clang_getRangeStart(ext);
+        t->locs[2 * i + 1] = clang_getRangeEnd(ext);
+        t->offsets[2 * i] = gp_offset(t->locs[2 * i]);
+        t->offsets[2 * i + 1] = gp_offset(t->locs[2 * i + 1]);
+    }
+    clang_disposeTokens(c->tu, toks, n);
+    return t;
+}
+
+void gp_loc_forget(void)
+{
+    for (int i = 0; i < ntoken_index; i++) {
+        free(token_index[i].offsets);
+        free(token_index[i].locs);
+        token_index[i] = (gp_token_index){0};
+    }
+    ntoken_index = 0;
+}
+
+CXSourceLocation gp_loc(gp_conv *c, CXFile f, unsigned offset)
+{
+    gp_token_index *t = tokens_of(c, f);
+    unsigned lo = 0, hi = t->n;
+    while (lo < hi) { /* the first token boundary at or after offset */
+        unsigned mid = (lo + hi) / 2;
+        if (t->offsets[mid] < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo < t->n && t->offsets[lo] == offset) return t->locs[lo];
+    return clang_getLocationForOffset(c->tu, f, offset);
+}
 
 void gp_replace(gp_conv *c, CXFile f, unsigned offset, unsigned len, const char *text)
 {

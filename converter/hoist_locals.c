@@ -28,6 +28,8 @@ typedef struct {
     int nvars, cap;
     unsigned gone[2 * 256]; /* [begin, end) of the statements moved out of this function */
     int ngone;
+    unsigned renamed_at[1024]; /* uses renamed in this function (a macro may expand one twice) */
+    int nrenamed;
     int edits;
 } hoist;
 
@@ -233,7 +235,18 @@ static enum CXChildVisitResult rename_uses(CXCursor cur, CXCursor parent, CXClie
     if (clang_getCursorKind(cur) != CXCursor_DeclRefExpr) return CXChildVisit_Recurse;
     const char *to = new_name(h, cur);
     if (!to) return CXChildVisit_Continue;
-    if (!gp_name_written_out(h->c, cur)) {
+    /* where the name is spelled: in the function, or (a macro argument) in
+     * the macro call there; not in a #define elsewhere */
+    char *written = spelling(cur);
+    unsigned fb, fe, at;
+    CXFile ff, sf;
+    size_t len;
+    clang_getSpellingLocation(clang_getCursorLocation(cur), &sf, NULL, NULL, &at);
+    const char *src = sf ? gp_text(h->c, sf, &len) : NULL;
+    int here = gp_extent(h->fn, &ff, &fb, &fe) && sf && clang_File_isEqual(sf, ff) && at >= fb && at < fe &&
+               at + strlen(written) <= len && !strncmp(src + at, written, strlen(written));
+    free(written);
+    if (!here) {
         char *name = spelling(cur);
         gp_error_at(h->c, clang_getCursorLocation(cur),
                     "static variable '%s' is used inside a macro; gpumpi moves static locals to file scope "
@@ -242,8 +255,12 @@ static enum CXChildVisitResult rename_uses(CXCursor cur, CXCursor parent, CXClie
         free(name);
         return CXChildVisit_Continue;
     }
+    for (int i = 0; i < h->nrenamed; i++)
+        if (h->renamed_at[i] == at) return CXChildVisit_Continue;
+    if (h->nrenamed < 1024) h->renamed_at[h->nrenamed++] = at;
     char *name = spelling(cur);
-    gp_replace(h->c, f, off, (unsigned)strlen(name), to);
+    gp_replace(h->c, sf, at, (unsigned)strlen(name), to);
+
     free(name);
     return CXChildVisit_Continue;
 }
@@ -258,6 +275,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     h->fn = cur;
     h->nmoved = 0;
     h->ngone = 0;
+    h->nrenamed = 0;
     int first_var = h->nvars;
     clang_visitChildren(cur, in_function, h);
     if (h->nmoved == 0) return CXChildVisit_Continue;

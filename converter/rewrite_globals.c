@@ -33,6 +33,8 @@ typedef struct pass {
     int nvars, capvars;
     unsigned stmt_start; /* start of the file-scope declaration statement being read */
     int changed;         /* promote_consts changed something */
+    gp_place *refs_done; /* uses already rewritten: a macro may expand one argument twice */
+    int nrefs_done, caprefs_done;
 } pass;
 
 static char *usr_of(CXCursor cur)
@@ -264,6 +266,14 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
         free(name);
         return;
     }
+    for (int i = 0; i < p->nrefs_done; i++)
+        if (p->refs_done[i].offset == off && clang_File_isEqual(p->refs_done[i].file, f)) {
+            free(name);
+            return;
+        }
+    if (p->nrefs_done == p->caprefs_done)
+        p->refs_done = realloc(p->refs_done, sizeof *p->refs_done * (size_t)(p->caprefs_done = p->caprefs_done * 2 + 64));
+    p->refs_done[p->nrefs_done++] = (gp_place){f, off};
     /* insertions only, never a replacement: the casts pass inserts around
      * the same token later, and a replacement would swallow that */
     clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off), x->in_template ? "__gp_tmpl_" : "__gpu_global(");
@@ -572,4 +582,5 @@ void gp_rewrite_globals(gp_conv *c)
         free(p.vars[i].name);
     }
     free(p.vars);
+    free(p.refs_done);
 }

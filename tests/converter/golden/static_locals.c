@@ -28,3 +28,11 @@ int main(void)
     printf("static locals %d %d %d %d\n", a, b, r, s);
     return !(a == 11 && b == 13 && r == 100 && s == 101);
 }
+
+/* a static local named in a macro argument is renamed where it is written */
+#define TWICE(x) ((x) + (x))
+int twice_calls(void)
+{
+    static int n = 4;
+    return TWICE(n);
+}
