@@ -30,6 +30,11 @@ void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...);
  * the user's headers (directly or through a macro expanded there)? */
 int gp_converted(gp_conv *c, CXCursor cur);
 
+/* A cursor's name (malloc'd), and whether a variable's type, or its
+ * arrays' elements, are const. */
+char *gp_spelling(CXCursor cur);
+int gp_elements_const(CXCursor var);
+
 /* The file a cursor is expanded in, its text, locations and edits in it. */
 CXFile gp_file_of(CXCursor cur);
 const char *gp_text(gp_conv *c, CXFile f, size_t *len);

@@ -30,6 +30,21 @@ void gp_error_at(gp_conv *c, CXSourceLocation loc, const char *fmt, ...)
     fputc('\n', stderr);
 }
 
+char *gp_spelling(CXCursor cur)
+{
+    CXString s = clang_getCursorSpelling(cur);
+    char *r = strdup(clang_getCString(s));
+    clang_disposeString(s);
+    return r;
+}
+
+int gp_elements_const(CXCursor var)
+{
+    CXType t = clang_getCanonicalType(clang_getCursorType(var));
+    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) t = clang_getArrayElementType(t);
+    return clang_isConstQualifiedType(t);
+}
+
 CXFile gp_file_of(CXCursor cur)
 {
     CXFile f;

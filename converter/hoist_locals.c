@@ -33,13 +33,6 @@ typedef struct {
     int edits;
 } hoist;
 
-static char *spelling(CXCursor cur)
-{
-    CXString s = clang_getCursorSpelling(cur);
-    char *r = strdup(clang_getCString(s));
-    clang_disposeString(s);
-    return r;
-}
 
 static void append(hoist *h, const char *s)
 {
@@ -76,7 +69,7 @@ static enum CXChildVisitResult find_name(CXCursor cur, CXCursor parent, CXClient
 
 static char *unique_name(hoist *h, CXCursor var)
 {
-    char *fn = spelling(h->fn), *v = spelling(var);
+    char *fn = gp_spelling(h->fn), *v = gp_spelling(var);
     size_t cap = strlen(fn) + strlen(v) + 16;
     char *buf = malloc(cap);
     snprintf(buf, cap, "%s__%s", fn, v);
@@ -105,12 +98,6 @@ static int type_is_local(CXCursor var)
     return clang_getCursorKind(clang_getCursorSemanticParent(d)) == CXCursor_FunctionDecl;
 }
 
-static int is_const(CXCursor cur)
-{
-    CXType t = clang_getCanonicalType(clang_getCursorType(cur));
-    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) t = clang_getArrayElementType(t);
-    return clang_isConstQualifiedType(t);
-}
 
 enum { STAYS, MOVES, REFUSED };
 
@@ -127,8 +114,8 @@ static int classify(hoist *h, CXCursor stmt)
         int is_static = sc == CX_SC_Static || clang_getCursorTLSKind(kids[i]) != CXTLS_None;
         if (sc != CX_SC_Extern && !is_static) return STAYS;
         if (!type_is_local(kids[i])) continue;
-        if (is_const(kids[i]) && sc != CX_SC_Extern) return STAYS; /* a constant: can stay where it is */
-        char *name = spelling(kids[i]);
+        if (gp_elements_const(kids[i]) && sc != CX_SC_Extern) return STAYS; /* a constant: can stay where it is */
+        char *name = gp_spelling(kids[i]);
         gp_error_at(h->c, clang_getCursorLocation(kids[i]),
                     "static variable '%s' has a type declared inside its function; gpumpi moves static "
                     "locals to file scope, so declare the type outside the function",
@@ -237,7 +224,7 @@ static enum CXChildVisitResult rename_uses(CXCursor cur, CXCursor parent, CXClie
     if (!to) return CXChildVisit_Continue;
     /* where the name is spelled: in the function, or (a macro argument) in
      * the macro call there; not in a #define elsewhere */
-    char *written = spelling(cur);
+    char *written = gp_spelling(cur);
     unsigned fb, fe, at;
     CXFile ff, sf;
     size_t len;
@@ -247,7 +234,7 @@ static enum CXChildVisitResult rename_uses(CXCursor cur, CXCursor parent, CXClie
                at + strlen(written) <= len && !strncmp(src + at, written, strlen(written));
     free(written);
     if (!here) {
-        char *name = spelling(cur);
+        char *name = gp_spelling(cur);
         gp_error_at(h->c, clang_getCursorLocation(cur),
                     "static variable '%s' is used inside a macro; gpumpi moves static locals to file scope "
                     "(renamed), which the macro cannot follow: pass it to the macro as an argument",
@@ -258,7 +245,7 @@ static enum CXChildVisitResult rename_uses(CXCursor cur, CXCursor parent, CXClie
     for (int i = 0; i < h->nrenamed; i++)
         if (h->renamed_at[i] == at) return CXChildVisit_Continue;
     if (h->nrenamed < 1024) h->renamed_at[h->nrenamed++] = at;
-    char *name = spelling(cur);
+    char *name = gp_spelling(cur);
     gp_replace(h->c, sf, at, (unsigned)strlen(name), to);
 
     free(name);

@@ -152,6 +152,7 @@ static int reparse(gp_conv *c, CXIndex index, const char *minput, const char **m
     if (clang_CXRewriter_overwriteChangedFiles(c->rw) != 0) return -1;
     clang_CXRewriter_dispose(c->rw);
     gp_loc_forget();
+    c->nprefixed = 0; /* places in the old parse */
     clang_disposeTranslationUnit(c->tu);
     enum CXErrorCode e = clang_parseTranslationUnit2(index, minput, margs, nargs, NULL, 0,
                                                      CXTranslationUnit_DetailedPreprocessingRecord, &c->tu);

@@ -33,8 +33,6 @@ typedef struct pass {
     int nvars, capvars;
     unsigned stmt_start; /* start of the file-scope declaration statement being read */
     int changed;         /* promote_consts changed something */
-    gp_place *refs_done; /* uses already rewritten: a macro may expand one argument twice */
-    int nrefs_done, caprefs_done;
 } pass;
 
 static char *usr_of(CXCursor cur)
@@ -45,13 +43,6 @@ static char *usr_of(CXCursor cur)
     return u;
 }
 
-static char *spelling(CXCursor cur)
-{
-    CXString s = clang_getCursorSpelling(cur);
-    char *r = strdup(clang_getCString(s));
-    clang_disposeString(s);
-    return r;
-}
 
 static gvar *find_var(pass *p, CXCursor decl)
 {
@@ -84,12 +75,6 @@ static int is_file_scope(CXCursor cur)
 
 static int is_tls(CXCursor cur) { return clang_getCursorTLSKind(cur) != CXTLS_None; }
 
-static int is_const(CXCursor cur)
-{
-    CXType t = clang_getCanonicalType(clang_getCursorType(cur));
-    while (t.kind == CXType_ConstantArray || t.kind == CXType_IncompleteArray) t = clang_getArrayElementType(t);
-    return clang_isConstQualifiedType(t);
-}
 
 /* ---- collect: which variables need per-rank storage ------------------- */
 
@@ -125,8 +110,8 @@ static enum CXChildVisitResult collect(CXCursor cur, CXCursor parent, CXClientDa
      * type declared in the function: those stay, shared */
     if (!is_file_scope(cur)) return CXChildVisit_Continue;
     gvar *v = add_var(p, cur);
-    if (!v->name) v->name = spelling(cur);
-    v->per_rank = is_tls(cur) || !is_const(cur);
+    if (!v->name) v->name = gp_spelling(cur);
+    v->per_rank = is_tls(cur) || !gp_elements_const(cur);
     v->internal = clang_getCursorLinkage(cur) == CXLinkage_Internal;
     /* int x; int x; defines x once (a tentative definition): the first one */
     unsigned off = gp_offset(clang_getCursorLocation(cur));
@@ -251,7 +236,7 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     pass *p = x->p;
     gvar *v = find_var(p, clang_getCursorReferenced(ref));
     if (!v || !v->per_rank) return;
-    char *name = spelling(ref);
+    char *name = gp_spelling(ref);
     unsigned off;
     CXFile f;
     if (!written_at(p, ref, name, &f, &off)) {
@@ -266,18 +251,11 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
         free(name);
         return;
     }
-    for (int i = 0; i < p->nrefs_done; i++)
-        if (p->refs_done[i].offset == off && clang_File_isEqual(p->refs_done[i].file, f)) {
-            free(name);
-            return;
-        }
-    if (p->nrefs_done == p->caprefs_done)
-        p->refs_done = realloc(p->refs_done, sizeof *p->refs_done * (size_t)(p->caprefs_done = p->caprefs_done * 2 + 64));
-    p->refs_done[p->nrefs_done++] = (gp_place){f, off};
     /* insertions only, never a replacement: the casts pass inserts around
-     * the same token later, and a replacement would swallow that */
-    clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off), x->in_template ? "__gp_tmpl_" : "__gpu_global(");
-    if (!x->in_template) clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off + (unsigned)strlen(name)), ")");
+     * the same token later, and a replacement would swallow that. Once per
+     * place: a macro may expand one argument twice. */
+    if (gp_prefix_once(p->c, f, off, x->in_template ? "__gp_tmpl_" : "__gpu_global(") && !x->in_template)
+        clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off + (unsigned)strlen(name)), ")");
     free(name);
 }
 
@@ -409,7 +387,7 @@ static int type_has_union_bitfield(CXType t, int depth)
 /* The #error nvcc shows instead of crashing; the threads backend builds it. */
 static void guard_union_bitfield(gp_conv *c, CXCursor var)
 {
-    char *name = spelling(var);
+    char *name = gp_spelling(var);
     char msg[512];
     snprintf(msg, sizeof msg,
              "global '%s' initializes a bit-field inside a union, which nvcc 13 cannot do in GPU memory (internal "
@@ -469,7 +447,7 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
     gp_conv *c = p->c;
     CXFile file = gp_file_of(var);
     unsigned start = statement_start(p, var);
-    char *name = spelling(var);
+    char *name = gp_spelling(var);
     unsigned name_off = gp_offset(clang_getCursorLocation(var));
     if (!gp_name_written_out(c, var)) {
         gp_error_at(c, clang_getCursorLocation(var), "global '%s' is declared through a macro; write it out", name);
@@ -582,5 +560,4 @@ void gp_rewrite_globals(gp_conv *c)
         free(p.vars[i].name);
     }
     free(p.vars);
-    free(p.refs_done);
 }

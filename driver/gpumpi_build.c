@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "locations.h"
 #include "paths.h"
 
 typedef struct {
@@ -35,7 +36,7 @@ typedef struct {
 typedef struct {
     const char *build_dir, *out_dir, *backend;
     int jobs, verbose;
-    char gpumpicc[PATH_MAX];
+    char gpumpicc[PATH_MAX + 64];
     unit *units;
     int nunits;
 } project;
@@ -448,11 +449,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "gpumpi-build: cannot make %s: %s\n", p.out_dir, strerror(errno));
         return 1;
     }
-    /* gpumpicc sits beside this program, built or installed */
-    ssize_t n = readlink("/proc/self/exe", p.gpumpicc, sizeof p.gpumpicc - 16);
-    if (n <= 0) return 1;
-    p.gpumpicc[n] = 0;
-    strcpy(strrchr(p.gpumpicc, '/') + 1, "gpumpicc");
+    snprintf(p.gpumpicc, sizeof p.gpumpicc, "%s", gp_locate()->gpumpicc);
 
     if (read_database(&p) != 0) return 1;
     plan(&p);

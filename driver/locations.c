@@ -19,8 +19,10 @@ const gp_locations *gp_locate(void)
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
     exe[n > 0 ? n : 0] = 0;
     char *slash = realpath(exe, real) ? strrchr(real, '/') : NULL;
+    snprintf(at.gpumpicc, sizeof at.gpumpicc, "gpumpicc");
     if (slash) {
         *slash = 0; /* PREFIX/bin */
+        snprintf(at.gpumpicc, sizeof at.gpumpicc, "%s/gpumpicc", real);
         snprintf(probe, sizeof probe, "%s/../lib/gpumpi/libgpumpi_threads.a", real);
         if (access(probe, F_OK) == 0) {
             snprintf(at.convert, sizeof at.convert, "%s/gpumpi-convert", real);

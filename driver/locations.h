@@ -8,6 +8,7 @@
 #include <limits.h>
 
 typedef struct {
+    char gpumpicc[PATH_MAX + 64];        /* beside the running tool, built or installed */
     char convert[PATH_MAX + 64];         /* gpumpi-convert */
     char lib_dir[PATH_MAX + 64];         /* libgpumpi_cuda.a, libgpumpi_threads.a */
     char runtime_include[PATH_MAX + 64]; /* mpi.h, gpumpi/platform.h */
