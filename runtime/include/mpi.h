@@ -15,6 +15,7 @@ typedef int MPI_Op;
 typedef long MPI_Aint;
 typedef long long MPI_Count;
 typedef long long MPI_Offset;
+typedef int MPI_Request;
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -78,6 +79,8 @@ typedef struct MPI_Status {
 #define MPI_UNDEFINED (-32766)
 #define MPI_TAG_UB_VALUE 0x7fffffff
 
+#define MPI_REQUEST_NULL ((MPI_Request)0)
+#define MPI_BSEND_OVERHEAD 0
 #define MPI_STATUS_IGNORE ((MPI_Status *)0)
 #define MPI_STATUSES_IGNORE ((MPI_Status *)0)
 #define MPI_IN_PLACE ((void *)-1)
@@ -131,6 +134,50 @@ GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int de
 GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                        MPI_Status *status);
 GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count);
+GPUMPI_FN int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count);
+GPUMPI_FN int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+GPUMPI_FN int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+GPUMPI_FN int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
+GPUMPI_FN int MPI_Buffer_attach(void *buffer, int size);
+GPUMPI_FN int MPI_Buffer_detach(void *buffer_addr, int *size);
+GPUMPI_FN int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request);
+GPUMPI_FN int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                         MPI_Request *request);
+GPUMPI_FN int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                         MPI_Request *request);
+GPUMPI_FN int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                         MPI_Request *request);
+GPUMPI_FN int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                        MPI_Request *request);
+GPUMPI_FN int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                            MPI_Request *request);
+GPUMPI_FN int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request);
+GPUMPI_FN int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                            MPI_Request *request);
+GPUMPI_FN int MPI_Start(MPI_Request *request);
+GPUMPI_FN int MPI_Startall(int count, MPI_Request requests[]);
+GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status);
+GPUMPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status);
+GPUMPI_FN int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]);
+GPUMPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[]);
+GPUMPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status);
+GPUMPI_FN int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status);
+GPUMPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                           MPI_Status statuses[]);
+GPUMPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[],
+                           MPI_Status statuses[]);
+GPUMPI_FN int MPI_Request_free(MPI_Request *request);
+GPUMPI_FN int MPI_Cancel(MPI_Request *request);
+GPUMPI_FN int MPI_Test_cancelled(const MPI_Status *status, int *flag);
+GPUMPI_FN int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status);
+GPUMPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status);
+GPUMPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Status *status);
+GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                                   int recvtag, MPI_Comm comm, MPI_Status *status);
 
 GPUMPI_FN int MPI_Barrier(MPI_Comm comm);
 GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);

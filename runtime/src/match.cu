@@ -51,3 +51,18 @@ GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx)
     gp_unlock(&r->lock);
     return m;
 }
+
+GPUMPI_FN int gp_peek_match(int src_world, int tag, int ctx, int *src, int *got_tag, size_t *bytes)
+{
+    gp_rank *r = gp_self();
+    gp_lock(&r->lock);
+    gp_msg *m = r->uq_head;
+    while (m && !gp_matches(m, src_world, tag, ctx)) m = m->next;
+    if (m) {
+        *src = m->src;
+        *got_tag = m->tag;
+        *bytes = m->bytes;
+    }
+    gp_unlock(&r->lock);
+    return m != 0;
+}

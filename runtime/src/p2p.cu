@@ -8,7 +8,11 @@
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdlib.h"
 
-GPUMPI_FN static gp_msg *gp_slot_acquire(int me)
+/* A free slot of the sender's, or, when all are in flight, an overflow
+ * envelope from the heap: a send never waits for a receiver to make room
+ * (two ranks sending to each other first must not deadlock). Only with the
+ * heap exhausted does it wait for a slot. */
+GPUMPI_FN static gp_msg *gp_envelope(int me)
 {
     gp_world *w = gp_w();
     gp_rank *r = &w->ranks[me];
@@ -19,42 +23,81 @@ GPUMPI_FN static gp_msg *gp_slot_acquire(int me)
             uint32_t k = (r->next_slot + (uint32_t)i) % GP_SLOTS_PER_RANK;
             if (gp_load_acquire(&slots[k].state) == GP_SLOT_FREE) {
                 r->next_slot = k + 1;
+                slots[k].on_heap = 0;
                 return &slots[k];
             }
         }
-        gp_pause(&spins); /* all in flight: wait for a receiver to take one */
+        gp_msg *m = (gp_msg *)gp_malloc(sizeof(gp_msg));
+        if (m) {
+            m->on_heap = 1;
+            return m;
+        }
+        gp_pause(&spins);
     }
 }
 
-GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int tag, int ctx)
+GPUMPI_FN gp_msg *gp_send_start(const void *buf, size_t bytes, int dest_world, int tag, int ctx, int mode)
 {
     int me = gp_thread_rank();
-    gp_msg *m = gp_slot_acquire(me);
+    gp_msg *m = gp_envelope(me);
     m->src = me;
     m->tag = tag;
     m->ctx = ctx;
     m->bytes = (uint32_t)bytes;
     m->staged = 0;
-    int rendezvous = 0;
+    m->sender_waits = mode == GP_SEND_SYNC;
     if (bytes <= GP_EAGER_BYTES) {
         gp_memcpy(m->payload, buf, bytes);
         m->data = m->payload;
-    } else if (gp_is_shared_memory(buf) && dest_world != me) {
-        m->data = buf;
-        rendezvous = 1;
+    } else if (gp_is_shared_memory(buf) && dest_world != me && mode != GP_SEND_BUFFERED) {
+        m->data = buf; /* the receiver copies straight out of the sender's buffer */
+        m->sender_waits = 1;
     } else {
-        /* a send to self must not wait for its own receive */
+        /* a stack buffer no other thread can read, a send to self that
+         * must not wait for its own receive, or buffered mode */
         m->staged = gp_malloc(bytes);
         if (!m->staged) gp_fatal("MPI_Send", MPI_ERR_NO_MEM, "no device heap left to stage %zu bytes (raise --heap)", bytes);
         gp_memcpy(m->staged, buf, bytes);
         m->data = m->staged;
     }
+    int waits = m->sender_waits;
     m->state = GP_SLOT_QUEUED;
     gp_enqueue(dest_world, m);
-    if (rendezvous) {
-        unsigned spins = 0;
-        while (gp_load_acquire(&m->state) != GP_SLOT_FREE) gp_pause(&spins);
+    return waits ? m : 0;
+}
+
+GPUMPI_FN int gp_send_done(gp_msg *m)
+{
+    if (gp_load_acquire(&m->state) != GP_SLOT_FREE) return 0;
+    if (m->on_heap) gp_free(m);
+    return 1;
+}
+
+GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int tag, int ctx)
+{
+    gp_msg *m = gp_send_start(buf, bytes, dest_world, tag, ctx, GP_SEND_STANDARD);
+    unsigned spins = 0;
+    while (m && !gp_send_done(m)) gp_pause(&spins);
+}
+
+GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, size_t cap, int *got_src, int *got_tag, size_t *got_bytes)
+{
+    size_t n = m->bytes;
+    int rc = MPI_SUCCESS;
+    if (n > cap) {
+        rc = MPI_ERR_TRUNCATE;
+        n = cap;
     }
+    gp_memcpy(buf, m->data, n);
+    if (m->staged) gp_free(m->staged);
+    *got_src = m->src;
+    *got_tag = m->tag;
+    *got_bytes = m->bytes;
+    if (m->on_heap && !m->sender_waits)
+        gp_free(m); /* nobody else looks at it again */
+    else
+        gp_store_release(&m->state, GP_SLOT_FREE); /* also completes a waiting sender */
+    return rc;
 }
 
 GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
@@ -69,22 +112,10 @@ GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int c
         if (m) break;
         while (gp_load_acquire(arrivals) == seen) gp_pause(&spins);
     }
-    size_t n = m->bytes;
-    int rc = MPI_SUCCESS;
-    if (n > cap) {
-        rc = MPI_ERR_TRUNCATE;
-        n = cap;
-    }
-    gp_memcpy(buf, m->data, n);
-    if (m->staged) gp_free(m->staged);
-    *got_src = m->src;
-    *got_tag = m->tag;
-    *got_bytes = m->bytes;
-    gp_store_release(&m->state, GP_SLOT_FREE); /* also completes a rendezvous send */
-    return rc;
+    return gp_deliver(m, buf, cap, got_src, got_tag, got_bytes);
 }
 
-GPUMPI_FN static int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
+GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
 {
     if (peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE)) return MPI_SUCCESS;
     if (peer < 0 || peer >= gp_comm_size(comm))
@@ -112,14 +143,13 @@ GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
     gp_check_peer("MPI_Recv", comm, source, 1);
     if (tag < 0 && tag != MPI_ANY_TAG) gp_fatal("MPI_Recv", MPI_ERR_TAG, "invalid tag %d", tag);
     if (source == MPI_PROC_NULL) {
-        if (status) {
-            status->MPI_SOURCE = MPI_PROC_NULL;
-            status->MPI_TAG = MPI_ANY_TAG;
-            status->MPI_ERROR = MPI_SUCCESS;
-            status->gp_count_bytes = 0;
-            status->gp_cancelled = 0;
-        }
+        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
         return MPI_SUCCESS;
+    }
+    if (gp_self()->posted_head) { /* receives posted earlier match first */
+        MPI_Request r;
+        MPI_Irecv(buf, count, datatype, source, tag, comm, &r);
+        return MPI_Wait(&r, status);
     }
     size_t cap = (size_t)count * (size_t)gp_type_size(datatype);
     int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(comm, source);
@@ -129,14 +159,23 @@ GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
     if (rc == MPI_ERR_TRUNCATE)
         gp_fatal("MPI_Recv", rc, "message truncated (got %zu bytes, buffer %zu) from rank %d tag %d", got, cap,
                  gp_world_to_comm(comm, got_src), got_tag);
-    if (status) {
-        status->MPI_SOURCE = gp_world_to_comm(comm, got_src);
-        status->MPI_TAG = got_tag;
-        status->MPI_ERROR = rc;
-        status->gp_count_bytes = (int)got;
-        status->gp_cancelled = 0;
-    }
+    gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, rc, got);
     return rc;
+}
+
+GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes)
+{
+    if (!status) return;
+    status->MPI_SOURCE = source;
+    status->MPI_TAG = tag;
+    status->MPI_ERROR = error;
+    status->gp_count_bytes = (int)bytes;
+    status->gp_cancelled = 0;
+}
+
+GPUMPI_FN int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    return MPI_Get_count(status, datatype, count); /* basic types: one element each */
 }
 
 GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)

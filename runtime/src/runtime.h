@@ -31,9 +31,23 @@ GPUMPI_FN int gp_reduce_apply(MPI_Op op, MPI_Datatype t, const void *in, void *i
 /* Message matching (match.cu): envelopes queued at the receiving rank. */
 GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m);
 GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx);
+/* The first match left in place (MPI_Probe): 1 and its envelope, or 0. */
+GPUMPI_FN int gp_peek_match(int src_world, int tag, int ctx, int *src, int *got_tag, size_t *bytes);
+
+/* Requests (requests.cu): posted receives are matched in the order posted. */
+GPUMPI_FN void gp_progress(void);
 
 /* Point-to-point transport (p2p.cu), in world ranks and bytes. */
+enum { GP_SEND_STANDARD, GP_SEND_SYNC, GP_SEND_BUFFERED };
+/* Queues a message; returns the envelope to wait on (gp_send_done) when the
+ * send completes only once received (large, or synchronous), else NULL. */
+GPUMPI_FN gp_msg *gp_send_start(const void *buf, size_t bytes, int dest_world, int tag, int ctx, int mode);
+GPUMPI_FN int gp_send_done(gp_msg *m); /* 1 once received (and the envelope released) */
 GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int tag, int ctx);
+/* Copies a matched message out and releases it. MPI_SUCCESS or MPI_ERR_TRUNCATE. */
+GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, size_t cap, int *got_src, int *got_tag, size_t *got_bytes);
+GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok);
+GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes);
 /* Returns MPI_SUCCESS or MPI_ERR_TRUNCATE; status gets world source. */
 GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
                             size_t *got_bytes);

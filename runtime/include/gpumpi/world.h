@@ -32,6 +32,9 @@ typedef struct gp_msg {
     uint32_t bytes;
     const void *data;   /* payload: this slot's eager bytes, the sender's buffer, or a staging copy */
     void *staged;       /* heap copy to free after delivery, or NULL */
+    uint8_t on_heap;    /* an overflow envelope (all slots were busy), not a slot */
+    uint8_t sender_waits; /* the sender waits for state FREE (rendezvous, synchronous
+                           * mode); else the receiver frees an overflow envelope */
     struct gp_msg *next;
     uint64_t payload[GP_EAGER_BYTES / 8];
 } gp_msg;
@@ -42,6 +45,12 @@ typedef struct gp_rank {
     gp_msg *uq_tail;
     uint32_t next_slot; /* where the sender starts looking for a free slot */
     int init_state;     /* 0 before MPI_Init, 1 inside, 2 after MPI_Finalize */
+    struct gp_req *reqs;/* this rank's requests (requests.cu); handle = index + 1 */
+    int nreqs, cap_reqs;
+    int posted_head;    /* posted receives in the order posted: request handles, 0 = none */
+    int posted_tail;
+    void *bsend_buf;    /* MPI_Buffer_attach */
+    int bsend_size;
     uint32_t out_len;   /* bytes pending in out_line */
     char out_line[GP_LINE_BYTES];
 } gp_rank;

@@ -1,0 +1,586 @@
+/* Nonblocking point-to-point: requests, the posted-receive queue, and the
+ * Wait/Test family.
+ *
+ * A rank's requests live in its own table (handle = index + 1), touched
+ * only by that rank. Receives are posted in order to a per-rank queue and
+ * matched by the rank itself whenever it is inside MPI (gp_progress): each
+ * posted receive, oldest first, takes the oldest matching message from the
+ * unexpected queue, which is MPI's matching order. A send completes when
+ * its envelope is queued, or for large and synchronous sends when the
+ * receiver has copied the data out. */
+#include "runtime.h"
+#include "gpumpi/shim_string.h"
+#include "gpumpi/shim_stdlib.h"
+
+enum { GP_REQ_FREE, GP_REQ_SEND, GP_REQ_RECV };
+
+typedef struct gp_req {
+    int kind;
+    int persistent;  /* Send_init/Recv_init: survives completion until freed */
+    int active;      /* started, and not yet returned by Wait/Test */
+    int done;        /* finished: status is final */
+    int freed;       /* MPI_Request_free while active: release once done */
+    int next_posted; /* the next posted receive (handle), 0 at the end */
+    int mode;        /* GP_SEND_* */
+    gp_msg *pending; /* a send waiting for its receiver */
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    int peer, tag;   /* as the user gave them (communicator ranks) */
+    MPI_Comm comm;
+    MPI_Status status;
+} gp_req;
+
+GPUMPI_FN static gp_req *gp_req_at(int h) { return &gp_self()->reqs[h - 1]; }
+
+GPUMPI_FN static int gp_req_new(int kind)
+{
+    gp_rank *r = gp_self();
+    int h = 0;
+    for (int i = 0; i < r->nreqs && !h; i++)
+        if (r->reqs[i].kind == GP_REQ_FREE) h = i + 1;
+    if (!h) {
+        if (r->nreqs == r->cap_reqs) {
+            int cap = r->cap_reqs ? r->cap_reqs * 2 : 16;
+            gp_req *grown = (gp_req *)gp_malloc(sizeof(gp_req) * (size_t)cap);
+            if (!grown) gp_fatal("MPI_Isend", MPI_ERR_NO_MEM, "no device heap left for %d requests (raise --heap)", cap);
+            if (r->nreqs) gp_memcpy(grown, r->reqs, sizeof(gp_req) * (size_t)r->nreqs);
+            gp_free(r->reqs);
+            r->reqs = grown;
+            r->cap_reqs = cap;
+        }
+        h = ++r->nreqs;
+    }
+    gp_req *q = gp_req_at(h);
+    gp_memset(q, 0, sizeof *q);
+    q->kind = kind;
+    return h;
+}
+
+GPUMPI_FN static void gp_req_release(int h) { gp_req_at(h)->kind = GP_REQ_FREE; }
+
+GPUMPI_FN static void gp_unpost(int h)
+{
+    gp_rank *r = gp_self();
+    int prev = 0;
+    for (int k = r->posted_head; k; prev = k, k = gp_req_at(k)->next_posted)
+        if (k == h) {
+            int next = gp_req_at(k)->next_posted;
+            if (prev)
+                gp_req_at(prev)->next_posted = next;
+            else
+                r->posted_head = next;
+            if (r->posted_tail == h) r->posted_tail = prev;
+            return;
+        }
+}
+
+GPUMPI_FN static void gp_finish(int h)
+{
+    gp_req *q = gp_req_at(h);
+    q->done = 1;
+    if (q->freed) gp_req_release(h);
+}
+
+GPUMPI_FN void gp_progress(void)
+{
+    gp_rank *r = gp_self();
+    for (int h = r->posted_head; h;) {
+        gp_req *q = gp_req_at(h);
+        int next = q->next_posted;
+        int src = q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
+        gp_msg *m = gp_take_match(src, q->tag, gp_ctx_p2p(q->comm));
+        if (m) {
+            int got_src, got_tag;
+            size_t got;
+            size_t cap = (size_t)q->count * (size_t)gp_type_size(q->type);
+            int rc = gp_deliver(m, q->buf, cap, &got_src, &got_tag, &got);
+            gp_set_status(&q->status, gp_world_to_comm(q->comm, got_src), got_tag, rc, got);
+            gp_unpost(h);
+            gp_finish(h);
+        }
+        h = next;
+    }
+}
+
+/* Starts an inactive request (a new one, or a persistent one again). */
+GPUMPI_FN static void gp_start(int h)
+{
+    gp_req *q = gp_req_at(h);
+    q->active = 1;
+    q->done = 0;
+    q->pending = 0;
+    if (q->peer == MPI_PROC_NULL) {
+        gp_set_status(&q->status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        q->done = 1;
+        return;
+    }
+    if (q->kind == GP_REQ_SEND) {
+        size_t bytes = (size_t)q->count * (size_t)gp_type_size(q->type);
+        q->pending = gp_send_start(q->buf, bytes, gp_comm_to_world(q->comm, q->peer), q->tag, gp_ctx_p2p(q->comm),
+                                   q->mode);
+        gp_set_status(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        q->done = !q->pending;
+        return;
+    }
+    gp_rank *r = gp_self();
+    q->next_posted = 0;
+    if (r->posted_tail)
+        gp_req_at(r->posted_tail)->next_posted = h;
+    else
+        r->posted_head = h;
+    r->posted_tail = h;
+    gp_progress();
+}
+
+GPUMPI_FN static int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type,
+                             int peer, int tag, MPI_Comm comm, MPI_Request *request, int persistent)
+{
+    gp_comm_check(fn, comm);
+    gp_type_check(fn, type, count);
+    gp_check_peer(fn, comm, peer, kind == GP_REQ_RECV);
+    if (tag < 0 && !(kind == GP_REQ_RECV && tag == MPI_ANY_TAG))
+        return gp_fatal(fn, MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
+    if (!request) return gp_fatal(fn, MPI_ERR_REQUEST, "the request argument is NULL");
+    int h = gp_req_new(kind);
+    gp_req *q = gp_req_at(h);
+    q->mode = mode;
+    q->buf = (void *)buf;
+    q->count = count;
+    q->type = type;
+    q->peer = peer;
+    q->tag = tag;
+    q->comm = comm;
+    q->persistent = persistent;
+    *request = h;
+    if (!persistent) gp_start(h);
+    return MPI_SUCCESS;
+}
+
+/* Has the request finished? Moves it along if not. */
+GPUMPI_FN static int gp_poll(int h)
+{
+    gp_req *q = gp_req_at(h);
+    if (q->done) return 1;
+    gp_progress(); /* a send may wait for one of this rank's own receives */
+    if (q->kind == GP_REQ_SEND && q->pending && gp_send_done(q->pending)) {
+        q->pending = 0;
+        q->done = 1;
+    }
+    return q->done;
+}
+
+GPUMPI_FN static int gp_valid(const char *fn, MPI_Request h)
+{
+    gp_rank *r = gp_self();
+    if (h < 0 || h > r->nreqs || (h > 0 && gp_req_at(h)->kind == GP_REQ_FREE))
+        return gp_fatal(fn, MPI_ERR_REQUEST, "invalid request handle %d", h);
+    return MPI_SUCCESS;
+}
+
+/* Hands a finished request back: its status, and the handle freed (or, if
+ * persistent, made inactive). Truncation is fatal here, as in MPI_Recv. */
+GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Status *status)
+{
+    gp_req *q = gp_req_at(*request);
+    MPI_Status st = q->status;
+    if (st.MPI_ERROR == MPI_ERR_TRUNCATE)
+        gp_fatal(fn, MPI_ERR_TRUNCATE, "message truncated (got %d bytes, buffer %zu) from rank %d tag %d",
+                 st.gp_count_bytes, (size_t)q->count * (size_t)gp_type_size(q->type), st.MPI_SOURCE, st.MPI_TAG);
+    if (status) *status = st;
+    if (q->persistent) {
+        q->active = 0;
+    } else {
+        gp_req_release(*request);
+        *request = MPI_REQUEST_NULL;
+    }
+    return st.MPI_ERROR;
+}
+
+/* Null and inactive requests complete at once with an empty status. */
+GPUMPI_FN static int gp_inert(MPI_Request h) { return h == MPI_REQUEST_NULL || !gp_req_at(h)->active; }
+
+/* Waits for something to change: a message arriving, or a while. */
+typedef struct {
+    uint32_t seen;
+    unsigned spins;
+} gp_waiter;
+
+GPUMPI_FN static void gp_wait_begin(gp_waiter *w) { w->seen = gp_load_acquire(&gp_w()->arrivals[gp_thread_rank()]); }
+
+GPUMPI_FN static void gp_wait_more(gp_waiter *w, int sends_pending)
+{
+    uint32_t *arrivals = &gp_w()->arrivals[gp_thread_rank()];
+    if (sends_pending)
+        gp_pause(&w->spins); /* a receiver frees the envelope: nothing arrives here */
+    else
+        while (gp_load_acquire(arrivals) == w->seen) gp_pause(&w->spins);
+}
+
+GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
+{
+    return h != MPI_REQUEST_NULL && gp_req_at(h)->kind == GP_REQ_SEND && !gp_req_at(h)->done;
+}
+
+GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    gp_valid("MPI_Wait", *request);
+    if (gp_inert(*request)) {
+        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        return MPI_SUCCESS;
+    }
+    gp_waiter w = {0, 0};
+    for (;;) {
+        gp_wait_begin(&w);
+        if (gp_poll(*request)) break;
+        gp_wait_more(&w, gp_is_pending_send(*request));
+    }
+    return gp_complete("MPI_Wait", request, status);
+}
+
+GPUMPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
+{
+    gp_valid("MPI_Test", *request);
+    if (gp_inert(*request)) {
+        *flag = 1;
+        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        return MPI_SUCCESS;
+    }
+    *flag = gp_poll(*request);
+    return *flag ? gp_complete("MPI_Test", request, status) : MPI_SUCCESS;
+}
+
+/* How many of the requests are finished (inert ones count); checks them. */
+GPUMPI_FN static int gp_count_done(const char *fn, int count, MPI_Request requests[], int *sends_pending)
+{
+    int done = 0;
+    *sends_pending = 0;
+    for (int i = 0; i < count; i++) {
+        gp_valid(fn, requests[i]);
+        if (gp_inert(requests[i]) || gp_poll(requests[i]))
+            done++;
+        else
+            *sends_pending |= gp_is_pending_send(requests[i]);
+    }
+    return done;
+}
+
+GPUMPI_FN static MPI_Status *gp_nth(MPI_Status statuses[], int i) { return statuses ? &statuses[i] : 0; }
+
+GPUMPI_FN static int gp_complete_all(const char *fn, int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        if (gp_inert(requests[i])) {
+            gp_set_status(gp_nth(statuses, i), MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+            continue;
+        }
+        if (gp_complete(fn, &requests[i], gp_nth(statuses, i)) != MPI_SUCCESS) rc = MPI_ERR_IN_STATUS;
+    }
+    return rc;
+}
+
+GPUMPI_FN int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    gp_waiter w = {0, 0};
+    for (;;) {
+        gp_wait_begin(&w);
+        int sends;
+        if (gp_count_done("MPI_Waitall", count, requests, &sends) == count) break;
+        gp_wait_more(&w, sends);
+    }
+    return gp_complete_all("MPI_Waitall", count, requests, statuses);
+}
+
+GPUMPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])
+{
+    int sends;
+    *flag = gp_count_done("MPI_Testall", count, requests, &sends) == count;
+    return *flag ? gp_complete_all("MPI_Testall", count, requests, statuses) : MPI_SUCCESS;
+}
+
+/* The first active request that is finished, -1 if none, MPI_UNDEFINED if
+ * none is active. */
+GPUMPI_FN static int gp_first_done(const char *fn, int count, MPI_Request requests[], int *sends_pending)
+{
+    int active = 0;
+    *sends_pending = 0;
+    for (int i = 0; i < count; i++) {
+        gp_valid(fn, requests[i]);
+        if (gp_inert(requests[i])) continue;
+        active = 1;
+        if (gp_poll(requests[i])) return i;
+        *sends_pending |= gp_is_pending_send(requests[i]);
+    }
+    return active ? -1 : MPI_UNDEFINED;
+}
+
+GPUMPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
+{
+    gp_waiter w = {0, 0};
+    for (;;) {
+        gp_wait_begin(&w);
+        int sends, i = gp_first_done("MPI_Waitany", count, requests, &sends);
+        if (i == MPI_UNDEFINED) {
+            *index = MPI_UNDEFINED;
+            gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+            return MPI_SUCCESS;
+        }
+        if (i >= 0) {
+            *index = i;
+            return gp_complete("MPI_Waitany", &requests[i], status);
+        }
+        gp_wait_more(&w, sends);
+    }
+}
+
+GPUMPI_FN int MPI_Testany(int count, MPI_Request requests[], int *index, int *flag, MPI_Status *status)
+{
+    int sends, i = gp_first_done("MPI_Testany", count, requests, &sends);
+    *flag = i != -1;
+    *index = i >= 0 ? i : MPI_UNDEFINED;
+    if (i == MPI_UNDEFINED) gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+    return i >= 0 ? gp_complete("MPI_Testany", &requests[i], status) : MPI_SUCCESS;
+}
+
+GPUMPI_FN static int gp_some(const char *fn, int incount, MPI_Request requests[], int *outcount, int indices[],
+                             MPI_Status statuses[], int *sends_pending)
+{
+    int active = 0, n = 0, rc = MPI_SUCCESS;
+    *sends_pending = 0;
+    for (int i = 0; i < incount; i++) {
+        gp_valid(fn, requests[i]);
+        if (gp_inert(requests[i])) continue;
+        active = 1;
+        if (gp_poll(requests[i])) {
+            indices[n] = i;
+            if (gp_complete(fn, &requests[i], gp_nth(statuses, n)) != MPI_SUCCESS) rc = MPI_ERR_IN_STATUS;
+            n++;
+        } else {
+            *sends_pending |= gp_is_pending_send(requests[i]);
+        }
+    }
+    *outcount = active ? n : MPI_UNDEFINED;
+    return rc;
+}
+
+GPUMPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    gp_waiter w = {0, 0};
+    for (;;) {
+        gp_wait_begin(&w);
+        int sends, rc = gp_some("MPI_Waitsome", incount, requests, outcount, indices, statuses, &sends);
+        if (*outcount != 0) return rc;
+        gp_wait_more(&w, sends);
+    }
+}
+
+GPUMPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    int sends;
+    return gp_some("MPI_Testsome", incount, requests, outcount, indices, statuses, &sends);
+}
+
+GPUMPI_FN int MPI_Request_free(MPI_Request *request)
+{
+    gp_valid("MPI_Request_free", *request);
+    if (*request == MPI_REQUEST_NULL) return gp_fatal("MPI_Request_free", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
+    gp_req *q = gp_req_at(*request);
+    if (!q->active || gp_poll(*request))
+        gp_req_release(*request);
+    else if (q->kind == GP_REQ_SEND) {
+        unsigned spins = 0; /* the envelope must come back before the request goes */
+        while (!gp_poll(*request)) gp_pause(&spins);
+        gp_req_release(*request);
+    } else {
+        q->freed = 1; /* released when a message completes it */
+    }
+    *request = MPI_REQUEST_NULL;
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Cancel(MPI_Request *request)
+{
+    gp_valid("MPI_Cancel", *request);
+    if (*request == MPI_REQUEST_NULL) return gp_fatal("MPI_Cancel", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
+    gp_req *q = gp_req_at(*request);
+    gp_progress();
+    /* only a receive that has not matched can be cancelled; a send goes on
+     * (MPI lets a cancel fail), and Test_cancelled then says so */
+    if (q->kind == GP_REQ_RECV && q->active && !q->done) {
+        gp_unpost(*request);
+        gp_set_status(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        q->status.gp_cancelled = 1;
+        q->done = 1;
+    }
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Test_cancelled(const MPI_Status *status, int *flag)
+{
+    *flag = status->gp_cancelled;
+    return MPI_SUCCESS;
+}
+
+/* ---- the calls that make requests ---------------------------------------- */
+
+GPUMPI_FN int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                        MPI_Request *request)
+{
+    return gp_make("MPI_Isend", GP_REQ_SEND, GP_SEND_STANDARD, buf, count, datatype, dest, tag, comm, request, 0);
+}
+
+GPUMPI_FN int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                         MPI_Request *request)
+{
+    return gp_make("MPI_Issend", GP_REQ_SEND, GP_SEND_SYNC, buf, count, datatype, dest, tag, comm, request, 0);
+}
+
+GPUMPI_FN int MPI_Irsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                         MPI_Request *request)
+{
+    return gp_make("MPI_Irsend", GP_REQ_SEND, GP_SEND_STANDARD, buf, count, datatype, dest, tag, comm, request, 0);
+}
+
+GPUMPI_FN int MPI_Ibsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                         MPI_Request *request)
+{
+    return gp_make("MPI_Ibsend", GP_REQ_SEND, GP_SEND_BUFFERED, buf, count, datatype, dest, tag, comm, request, 0);
+}
+
+GPUMPI_FN int MPI_Irecv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                        MPI_Request *request)
+{
+    return gp_make("MPI_Irecv", GP_REQ_RECV, 0, buf, count, datatype, source, tag, comm, request, 0);
+}
+
+GPUMPI_FN int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    return gp_make("MPI_Send_init", GP_REQ_SEND, GP_SEND_STANDARD, buf, count, datatype, dest, tag, comm, request, 1);
+}
+
+GPUMPI_FN int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return gp_make("MPI_Ssend_init", GP_REQ_SEND, GP_SEND_SYNC, buf, count, datatype, dest, tag, comm, request, 1);
+}
+
+GPUMPI_FN int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
+                            MPI_Request *request)
+{
+    return gp_make("MPI_Recv_init", GP_REQ_RECV, 0, buf, count, datatype, source, tag, comm, request, 1);
+}
+
+GPUMPI_FN int MPI_Start(MPI_Request *request)
+{
+    gp_valid("MPI_Start", *request);
+    if (*request == MPI_REQUEST_NULL || !gp_req_at(*request)->persistent || gp_req_at(*request)->active)
+        return gp_fatal("MPI_Start", MPI_ERR_REQUEST, "request %d is not an inactive persistent request", *request);
+    gp_start(*request);
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Startall(int count, MPI_Request requests[])
+{
+    for (int i = 0; i < count; i++) MPI_Start(&requests[i]);
+    return MPI_SUCCESS;
+}
+
+/* ---- blocking calls built on requests ------------------------------------ */
+
+GPUMPI_FN int MPI_Ssend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    MPI_Request r;
+    gp_make("MPI_Ssend", GP_REQ_SEND, GP_SEND_SYNC, buf, count, datatype, dest, tag, comm, &r, 0);
+    return MPI_Wait(&r, MPI_STATUS_IGNORE);
+}
+
+GPUMPI_FN int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    return MPI_Send(buf, count, datatype, dest, tag, comm); /* a matching receive is posted: the same */
+}
+
+GPUMPI_FN int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
+{
+    MPI_Request r;
+    gp_make("MPI_Bsend", GP_REQ_SEND, GP_SEND_BUFFERED, buf, count, datatype, dest, tag, comm, &r, 0);
+    return MPI_Wait(&r, MPI_STATUS_IGNORE); /* buffered: already complete */
+}
+
+/* Buffered sends copy into the device heap, so the attached buffer only
+ * has to be remembered for MPI_Buffer_detach. */
+GPUMPI_FN int MPI_Buffer_attach(void *buffer, int size)
+{
+    gp_rank *r = gp_self();
+    if (r->bsend_buf) return gp_fatal("MPI_Buffer_attach", MPI_ERR_BUFFER, "a buffer is already attached");
+    r->bsend_buf = buffer;
+    r->bsend_size = size;
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Buffer_detach(void *buffer_addr, int *size)
+{
+    gp_rank *r = gp_self();
+    *(void **)buffer_addr = r->bsend_buf;
+    *size = r->bsend_size;
+    r->bsend_buf = 0;
+    r->bsend_size = 0;
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                           void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                           MPI_Comm comm, MPI_Status *status)
+{
+    MPI_Request r;
+    gp_make("MPI_Sendrecv", GP_REQ_SEND, GP_SEND_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &r, 0);
+    int rc = MPI_Recv(recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+    MPI_Wait(&r, MPI_STATUS_IGNORE);
+    return rc;
+}
+
+GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                                   int recvtag, MPI_Comm comm, MPI_Status *status)
+{
+    gp_type_check("MPI_Sendrecv_replace", datatype, count);
+    size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
+    void *copy = gp_malloc(bytes ? bytes : 1);
+    if (!copy) return gp_fatal("MPI_Sendrecv_replace", MPI_ERR_NO_MEM, "no device heap left for %zu bytes", bytes);
+    gp_memcpy(copy, buf, bytes);
+    int rc = MPI_Sendrecv(copy, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
+    gp_free(copy);
+    return rc;
+}
+
+/* ---- probes ---------------------------------------------------------------- */
+
+GPUMPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    gp_comm_check("MPI_Iprobe", comm);
+    gp_check_peer("MPI_Iprobe", comm, source, 1);
+    if (source == MPI_PROC_NULL) {
+        *flag = 1;
+        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        return MPI_SUCCESS;
+    }
+    gp_progress(); /* receives posted earlier have the first claim */
+    int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(comm, source);
+    int got_src, got_tag;
+    size_t bytes;
+    *flag = gp_peek_match(src, tag, gp_ctx_p2p(comm), &got_src, &got_tag, &bytes);
+    if (*flag) gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, MPI_SUCCESS, bytes);
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    gp_waiter w = {0, 0};
+    for (;;) {
+        gp_wait_begin(&w);
+        int flag;
+        MPI_Iprobe(source, tag, comm, &flag, status);
+        if (flag) return MPI_SUCCESS;
+        gp_wait_more(&w, 0);
+    }
+}
