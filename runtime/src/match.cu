@@ -17,6 +17,7 @@ GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m)
     gp_rank *r = &gp_w()->ranks[dest_world];
     m->next = 0;
     gp_lock(&r->lock);
+    m->seq = r->arrived++;
     if (r->uq_tail)
         r->uq_tail->next = m;
     else
@@ -32,15 +33,25 @@ GPUMPI_FN static int gp_matches(const gp_msg *m, int src_world, int tag, int ctx
            (tag == MPI_ANY_TAG || m->tag == tag);
 }
 
-GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx)
+GPUMPI_FN uint32_t gp_arrived_so_far(void)
+{
+    gp_rank *r = gp_self();
+    gp_lock(&r->lock);
+    uint32_t n = r->arrived;
+    gp_unlock(&r->lock);
+    return n;
+}
+
+GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx, const uint32_t *before)
 {
     gp_rank *r = gp_self();
     gp_lock(&r->lock);
     gp_msg *prev = 0, *m = r->uq_head;
-    while (m && !gp_matches(m, src_world, tag, ctx)) {
+    while (m && !(before && (int32_t)(m->seq - *before) >= 0) && !gp_matches(m, src_world, tag, ctx)) {
         prev = m;
         m = m->next;
     }
+    if (m && before && (int32_t)(m->seq - *before) >= 0) m = 0; /* arrived after the caller looked */
     if (m) {
         if (prev)
             prev->next = m->next;

@@ -108,7 +108,7 @@ GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int c
     gp_msg *m;
     for (;;) {
         uint32_t seen = gp_load_acquire(arrivals);
-        m = gp_take_match(src_world, tag, ctx);
+        m = gp_take_match(src_world, tag, ctx, 0);
         if (m) break;
         while (gp_load_acquire(arrivals) == seen) gp_pause(&spins);
     }

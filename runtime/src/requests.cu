@@ -85,11 +85,13 @@ GPUMPI_FN static void gp_finish(int h)
 GPUMPI_FN void gp_progress(void)
 {
     gp_rank *r = gp_self();
+    if (!r->posted_head) return;
+    uint32_t before = gp_arrived_so_far(); /* this pass sees only what is here now */
     for (int h = r->posted_head; h;) {
         gp_req *q = gp_req_at(h);
         int next = q->next_posted;
         int src = q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
-        gp_msg *m = gp_take_match(src, q->tag, gp_ctx_p2p(q->comm));
+        gp_msg *m = gp_take_match(src, q->tag, gp_ctx_p2p(q->comm), &before);
         if (m) {
             int got_src, got_tag;
             size_t got;

@@ -33,6 +33,8 @@ check_envp "$B/main_envp"
 expect_line designators "$B/designators" 64 "designators ok"
 expect_line block_extern "$B/block_extern" 64 "counter 3"
 expect_line static_locals "$B/static_locals" 64 "static locals 11 13 100 101"
+for n in 4 64 4096; do expect_line p2p_nonblocking "$B/p2p_nonblocking" $n " No Errors"; done
+note "p2p_nonblocking: No Errors at 4, 64 and 4096 ranks"
 for d in "$B"/project/*/; do # the test project, built three ways: as under MPICH
     run "$d/sums" ---gpumpi -n 4
     [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$d/want_sums" || fail "project $d: sums: $(cat "$OUT_TXT" "$ERR_TXT")"

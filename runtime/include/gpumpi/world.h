@@ -36,6 +36,7 @@ typedef struct gp_msg {
     uint8_t sender_waits; /* the sender waits for state FREE (rendezvous, synchronous
                            * mode); else the receiver frees an overflow envelope */
     struct gp_msg *next;
+    uint32_t seq;       /* arrival number at the receiver (gp_rank.arrived) */
     uint64_t payload[GP_EAGER_BYTES / 8];
 } gp_msg;
 
@@ -43,6 +44,7 @@ typedef struct gp_rank {
     uint32_t lock;      /* guards the unexpected-message queue below */
     gp_msg *uq_head;    /* unexpected messages in arrival order */
     gp_msg *uq_tail;
+    uint32_t arrived;   /* messages queued here so far: the next one's seq */
     uint32_t next_slot; /* where the sender starts looking for a free slot */
     int init_state;     /* 0 before MPI_Init, 1 inside, 2 after MPI_Finalize */
     struct gp_req *reqs;/* this rank's requests (requests.cu); handle = index + 1 */

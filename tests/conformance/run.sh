@@ -1,0 +1,21 @@
+#!/bin/sh
+# The conformance programs: each prints " No Errors" when all its checks
+# pass. Each runs under gpumpi (threads backend) at 1, 2, 3, 4, 7, 16 and 64
+# ranks, and under MPICH (mpiexec) at 2, 3, 4 and 7 processes, which shows
+# the tests themselves are right.
+#   run.sh BUILD_DIR SOURCE_DIR NAME
+BUILD=$1 SRC=$2 NAME=$3
+. "$SRC/tests/e2e/checks.sh"
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+P=$SRC/tests/conformance/$NAME.c
+command -v mpicc.mpich >/dev/null || fail "mpicc.mpich not found: install Debian's mpich"
+mpicc.mpich -O1 -w "$P" -o "$W/mpich" || fail "$NAME does not build with MPICH's mpicc"
+for n in 2 3 4 7; do
+    out=$(timeout 120 mpiexec.mpich -n $n "$W/mpich" 2>&1)
+    echo "$out" | grep -qx " No Errors" || fail "$NAME under MPICH with $n processes: $out"
+done
+note "$NAME: No Errors under MPICH at 2, 3, 4, 7 processes"
+"$BUILD/bin/gpumpicc" --backend=threads -O1 "$P" -o "$W/gpumpi" || fail "gpumpicc could not build $NAME"
+for n in 1 2 3 4 7 16 64; do expect_line "$NAME" "$W/gpumpi" $n " No Errors"; done
+note "$NAME: No Errors under gpumpi (threads) at 1, 2, 3, 4, 7, 16, 64 ranks"
