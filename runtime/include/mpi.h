@@ -16,6 +16,8 @@ typedef long MPI_Aint;
 typedef long long MPI_Count;
 typedef long long MPI_Offset;
 typedef int MPI_Request;
+typedef int MPI_Group;
+typedef int MPI_Errhandler;
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -112,6 +114,11 @@ typedef struct MPI_Status {
 #define MPI_ERR_NO_MEM 20
 #define MPI_ERR_LASTCODE 64
 
+/* Error handlers. */
+#define MPI_ERRHANDLER_NULL ((MPI_Errhandler)0)
+#define MPI_ERRORS_ARE_FATAL ((MPI_Errhandler)1)
+#define MPI_ERRORS_RETURN ((MPI_Errhandler)2)
+
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1
 #define MPI_THREAD_SERIALIZED 2
@@ -123,8 +130,6 @@ GPUMPI_FN int MPI_Initialized(int *flag);
 GPUMPI_FN int MPI_Finalize(void);
 GPUMPI_FN int MPI_Finalized(int *flag);
 GPUMPI_FN int MPI_Abort(MPI_Comm comm, int errorcode);
-GPUMPI_FN int MPI_Comm_rank(MPI_Comm comm, int *rank);
-GPUMPI_FN int MPI_Comm_size(MPI_Comm comm, int *size);
 GPUMPI_FN int MPI_Get_processor_name(char *name, int *resultlen);
 GPUMPI_FN int MPI_Get_version(int *version, int *subversion);
 GPUMPI_FN double MPI_Wtime(void);
@@ -179,11 +184,9 @@ GPUMPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
 GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                                    int recvtag, MPI_Comm comm, MPI_Status *status);
 
-GPUMPI_FN int MPI_Barrier(MPI_Comm comm);
-GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm);
-GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                         int root, MPI_Comm comm);
-GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                            MPI_Comm comm);
+/* The rest of the API, one header per part of the runtime. */
+#include "gpumpi/mpi_coll.h"
+#include "gpumpi/mpi_comm.h"
+#include "gpumpi/mpi_types.h"
 
 #endif

@@ -26,7 +26,7 @@ GPUMPI_FN static void gp_coll_recv(const char *fn, MPI_Comm comm, void *buf, siz
 
 GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
 {
-    gp_comm_check("MPI_Barrier", comm);
+    GP_TRY(gp_comm_check("MPI_Barrier", comm));
     int n = gp_comm_size(comm), me = gp_comm_rank(comm);
     char token = 0;
     for (int dist = 1; dist < n; dist <<= 1) {
@@ -39,15 +39,15 @@ GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
 GPUMPI_FN static int gp_check_root(const char *fn, MPI_Comm comm, int root)
 {
     if (root < 0 || root >= gp_comm_size(comm))
-        return gp_fatal(fn, MPI_ERR_ROOT, "invalid root %d (communicator has %d ranks)", root, gp_comm_size(comm));
+        return gp_err(comm, fn, MPI_ERR_ROOT, "invalid root %d (communicator has %d ranks)", root, gp_comm_size(comm));
     return MPI_SUCCESS;
 }
 
 GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    gp_comm_check("MPI_Bcast", comm);
-    gp_type_check("MPI_Bcast", datatype, count);
-    gp_check_root("MPI_Bcast", comm, root);
+    GP_TRY(gp_comm_check("MPI_Bcast", comm));
+    GP_TRY(gp_type_check(comm, "MPI_Bcast", datatype, count));
+    GP_TRY(gp_check_root("MPI_Bcast", comm, root));
     int n = gp_comm_size(comm), me = gp_comm_rank(comm);
     size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
     int rel = (me - root + n) % n;
@@ -70,9 +70,9 @@ GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root
 GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                          int root, MPI_Comm comm)
 {
-    gp_comm_check("MPI_Reduce", comm);
-    gp_type_check("MPI_Reduce", datatype, count);
-    gp_check_root("MPI_Reduce", comm, root);
+    GP_TRY(gp_comm_check("MPI_Reduce", comm));
+    GP_TRY(gp_type_check(comm, "MPI_Reduce", datatype, count));
+    GP_TRY(gp_check_root("MPI_Reduce", comm, root));
     int n = gp_comm_size(comm), me = gp_comm_rank(comm);
     size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
     uint64_t stack_acc[GP_REDUCE_STACK_BYTES / 8], stack_tmp[GP_REDUCE_STACK_BYTES / 8];
@@ -92,7 +92,7 @@ GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
             gp_coll_recv("MPI_Reduce", comm, tmp, bytes, (rel + mask + root) % n, GP_TAG_REDUCE);
             int rc = gp_reduce_apply(op, datatype, tmp, acc, count);
             if (rc != MPI_SUCCESS)
-                return gp_fatal("MPI_Reduce", rc, "operation %d is not defined for datatype %d", (int)op,
+                return gp_err(comm, "MPI_Reduce", rc, "operation %d is not defined for datatype %d", (int)op,
                                 (int)datatype);
         }
     }

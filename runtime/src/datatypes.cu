@@ -1,5 +1,6 @@
 /* Basic datatypes: handle -> size in bytes. */
 #include "runtime.h"
+#include "gpumpi/shim_string.h"
 
 GPUMPI_FN int gp_type_size(MPI_Datatype t)
 {
@@ -19,9 +20,34 @@ GPUMPI_FN int gp_type_size(MPI_Datatype t)
     }
 }
 
-GPUMPI_FN int gp_type_check(const char *fn, MPI_Datatype t, int count)
+GPUMPI_FN int gp_type_check(MPI_Comm comm, const char *fn, MPI_Datatype t, int count)
 {
-    if (gp_type_size(t) < 0) return gp_fatal(fn, MPI_ERR_TYPE, "invalid datatype %d", (int)t);
-    if (count < 0) return gp_fatal(fn, MPI_ERR_COUNT, "negative count %d", count);
+    if (gp_type_size(t) < 0) return gp_err(comm, fn, MPI_ERR_TYPE, "invalid datatype %d", (int)t);
+    if (count < 0) return gp_err(comm, fn, MPI_ERR_COUNT, "negative count %d", count);
     return MPI_SUCCESS;
 }
+
+/* Basic types only so far: every one is contiguous and its own basic type. */
+GPUMPI_FN size_t gp_type_extent(MPI_Datatype t) { return (size_t)gp_type_size(t); }
+
+GPUMPI_FN int gp_type_contiguous(MPI_Datatype t, int count, const void *buf, const void **first)
+{
+    (void)t;
+    (void)count;
+    *first = buf;
+    return 1;
+}
+
+GPUMPI_FN void gp_type_pack(const void *buf, int count, MPI_Datatype t, void *out)
+{
+    gp_memcpy(out, buf, (size_t)count * (size_t)gp_type_size(t));
+}
+
+GPUMPI_FN void gp_type_unpack(const void *in, size_t bytes, void *buf, int count, MPI_Datatype t)
+{
+    (void)count;
+    (void)t;
+    gp_memcpy(buf, in, bytes);
+}
+
+GPUMPI_FN MPI_Datatype gp_type_basic(MPI_Datatype t) { return t; }

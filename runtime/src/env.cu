@@ -57,47 +57,10 @@ GPUMPI_FN int MPI_Abort(MPI_Comm comm, int errorcode)
     return MPI_SUCCESS;
 }
 
-GPUMPI_VARIADIC_FN int gp_fatal(const char *fn, int errclass, const char *fmt, ...)
+GPUMPI_FN int gp_check_initialized(const char *fn)
 {
-    char msg[GP_HOST_CELL_BYTES];
-    int n = gp_snprintf(msg, sizeof msg, "rank %d: %s: ", gp_thread_rank(), fn);
-    va_list ap;
-    va_start(ap, fmt);
-    n += gp_vsnprintf(msg + n, sizeof msg - (size_t)n - 1, fmt, ap);
-    va_end(ap);
-    if ((size_t)n > sizeof msg - 2) n = (int)sizeof msg - 2;
-    msg[n++] = '\n';
-    /* exit code 1 unless the class says otherwise, like MPICH's fatal handler */
-    gp_host_call(GP_HOST_ABORT, errclass ? errclass : 1, msg, (size_t)n);
-    for (;;) gp_end_this_rank();
-    return errclass;
-}
-
-GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm)
-{
-    if (comm != MPI_COMM_WORLD && comm != MPI_COMM_SELF)
-        return gp_fatal(fn, MPI_ERR_COMM, "invalid communicator %d", (int)comm);
-    if (gp_self()->init_state != 1)
-        return gp_fatal(fn, MPI_ERR_OTHER, "called %s MPI_Init", gp_self()->init_state ? "after MPI_Finalize" : "before");
-    return MPI_SUCCESS;
-}
-
-GPUMPI_FN int gp_comm_size(MPI_Comm comm) { return comm == MPI_COMM_SELF ? 1 : gp_w()->nranks; }
-GPUMPI_FN int gp_comm_rank(MPI_Comm comm) { return comm == MPI_COMM_SELF ? 0 : gp_thread_rank(); }
-GPUMPI_FN int gp_comm_to_world(MPI_Comm comm, int rank) { return comm == MPI_COMM_SELF ? gp_thread_rank() : rank; }
-GPUMPI_FN int gp_world_to_comm(MPI_Comm comm, int world_rank) { return comm == MPI_COMM_SELF ? 0 : world_rank; }
-
-GPUMPI_FN int MPI_Comm_rank(MPI_Comm comm, int *rank)
-{
-    gp_comm_check("MPI_Comm_rank", comm);
-    *rank = gp_comm_rank(comm);
-    return MPI_SUCCESS;
-}
-
-GPUMPI_FN int MPI_Comm_size(MPI_Comm comm, int *size)
-{
-    gp_comm_check("MPI_Comm_size", comm);
-    *size = gp_comm_size(comm);
+    int st = gp_self()->init_state;
+    if (st != 1) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_OTHER, "called %s MPI_Init", st ? "after MPI_Finalize" : "before");
     return MPI_SUCCESS;
 }
 

@@ -36,9 +36,13 @@ GPUMPI_FN static gp_msg *gp_envelope(int me)
     }
 }
 
-GPUMPI_FN gp_msg *gp_send_start(const void *buf, size_t bytes, int dest_world, int tag, int ctx, int mode)
+GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx,
+                                int mode)
 {
     int me = gp_thread_rank();
+    size_t bytes = (size_t)count * (size_t)gp_type_size(type);
+    const void *first;
+    int contiguous = gp_type_contiguous(type, count, buf, &first);
     gp_msg *m = gp_envelope(me);
     m->src = me;
     m->tag = tag;
@@ -47,18 +51,23 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, size_t bytes, int dest_world, i
     m->staged = 0;
     m->sender_waits = mode == GP_SEND_SYNC;
     if (bytes <= GP_EAGER_BYTES) {
-        gp_memcpy(m->payload, buf, bytes);
         m->data = m->payload;
-    } else if (gp_is_shared_memory(buf) && dest_world != me && mode != GP_SEND_BUFFERED) {
-        m->data = buf; /* the receiver copies straight out of the sender's buffer */
+    } else if (contiguous && gp_is_shared_memory(first) && dest_world != me && mode != GP_SEND_BUFFERED) {
+        m->data = first; /* the receiver copies straight out of the sender's buffer */
         m->sender_waits = 1;
     } else {
         /* a stack buffer no other thread can read, a send to self that
-         * must not wait for its own receive, or buffered mode */
+         * must not wait for its own receive, buffered mode, or a type
+         * that is packed on the way */
         m->staged = gp_malloc(bytes);
         if (!m->staged) gp_fatal("MPI_Send", MPI_ERR_NO_MEM, "no device heap left to stage %zu bytes (raise --heap)", bytes);
-        gp_memcpy(m->staged, buf, bytes);
         m->data = m->staged;
+    }
+    if (m->data != first) {
+        if (contiguous)
+            gp_memcpy((void *)m->data, first, bytes);
+        else
+            gp_type_pack(buf, count, type, (void *)m->data);
     }
     int waits = m->sender_waits;
     m->state = GP_SLOT_QUEUED;
@@ -75,20 +84,30 @@ GPUMPI_FN int gp_send_done(gp_msg *m)
 
 GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int tag, int ctx)
 {
-    gp_msg *m = gp_send_start(buf, bytes, dest_world, tag, ctx, GP_SEND_STANDARD);
+    gp_send_typed(buf, (int)bytes, MPI_BYTE, dest_world, tag, ctx);
+}
+
+GPUMPI_FN void gp_send_typed(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx)
+{
+    gp_msg *m = gp_send_start(buf, count, type, dest_world, tag, ctx, GP_SEND_STANDARD);
     unsigned spins = 0;
     while (m && !gp_send_done(m)) gp_pause(&spins);
 }
 
-GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, size_t cap, int *got_src, int *got_tag, size_t *got_bytes)
+GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int *got_src, int *got_tag,
+                         size_t *got_bytes)
 {
-    size_t n = m->bytes;
+    size_t n = m->bytes, cap = (size_t)count * (size_t)gp_type_size(type);
     int rc = MPI_SUCCESS;
     if (n > cap) {
         rc = MPI_ERR_TRUNCATE;
         n = cap;
     }
-    gp_memcpy(buf, m->data, n);
+    const void *first;
+    if (gp_type_contiguous(type, count, buf, &first))
+        gp_memcpy((void *)first, m->data, n);
+    else
+        gp_type_unpack(m->data, n, buf, count, type);
     if (m->staged) gp_free(m->staged);
     *got_src = m->src;
     *got_tag = m->tag;
@@ -100,8 +119,8 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, size_t cap, int *got_src, int *go
     return rc;
 }
 
-GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
-                            size_t *got_bytes)
+GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_world, int tag, int ctx, int *got_src,
+                            int *got_tag, size_t *got_bytes)
 {
     uint32_t *arrivals = &gp_w()->arrivals[gp_thread_rank()];
     unsigned spins = 0;
@@ -112,36 +131,47 @@ GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int c
         if (m) break;
         while (gp_load_acquire(arrivals) == seen) gp_pause(&spins);
     }
-    return gp_deliver(m, buf, cap, got_src, got_tag, got_bytes);
+    return gp_deliver(m, buf, count, type, got_src, got_tag, got_bytes);
+}
+
+GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
+                            size_t *got_bytes)
+{
+    return gp_recv_typed(buf, (int)cap, MPI_BYTE, src_world, tag, ctx, got_src, got_tag, got_bytes);
+}
+
+GPUMPI_FN int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok)
+{
+    if (tag >= 0 || (any_ok && tag == MPI_ANY_TAG)) return MPI_SUCCESS;
+    return gp_err(comm, fn, MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
 }
 
 GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
 {
     if (peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE)) return MPI_SUCCESS;
     if (peer < 0 || peer >= gp_comm_size(comm))
-        return gp_fatal(fn, MPI_ERR_RANK, "invalid rank %d (communicator has %d ranks)", peer, gp_comm_size(comm));
+        return gp_err(comm, fn, MPI_ERR_RANK, "invalid rank %d (communicator has %d ranks)", peer, gp_comm_size(comm));
     return MPI_SUCCESS;
 }
 
 GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-    gp_comm_check("MPI_Send", comm);
-    gp_type_check("MPI_Send", datatype, count);
-    gp_check_peer("MPI_Send", comm, dest, 0);
-    if (tag < 0) gp_fatal("MPI_Send", MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
+    GP_TRY(gp_comm_check("MPI_Send", comm));
+    GP_TRY(gp_type_check(comm, "MPI_Send", datatype, count));
+    GP_TRY(gp_check_peer("MPI_Send", comm, dest, 0));
+    GP_TRY(gp_check_tag(comm, "MPI_Send", tag, 0));
     if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
-    gp_send_bytes(buf, (size_t)count * (size_t)gp_type_size(datatype), gp_comm_to_world(comm, dest), tag,
-                  gp_ctx_p2p(comm));
+    gp_send_typed(buf, count, datatype, gp_comm_to_world(comm, dest), tag, gp_ctx_p2p(comm));
     return MPI_SUCCESS;
 }
 
 GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                        MPI_Status *status)
 {
-    gp_comm_check("MPI_Recv", comm);
-    gp_type_check("MPI_Recv", datatype, count);
-    gp_check_peer("MPI_Recv", comm, source, 1);
-    if (tag < 0 && tag != MPI_ANY_TAG) gp_fatal("MPI_Recv", MPI_ERR_TAG, "invalid tag %d", tag);
+    GP_TRY(gp_comm_check("MPI_Recv", comm));
+    GP_TRY(gp_type_check(comm, "MPI_Recv", datatype, count));
+    GP_TRY(gp_check_peer("MPI_Recv", comm, source, 1));
+    GP_TRY(gp_check_tag(comm, "MPI_Recv", tag, 1));
     if (source == MPI_PROC_NULL) {
         gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
         return MPI_SUCCESS;
@@ -151,15 +181,14 @@ GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
         MPI_Irecv(buf, count, datatype, source, tag, comm, &r);
         return MPI_Wait(&r, status);
     }
-    size_t cap = (size_t)count * (size_t)gp_type_size(datatype);
     int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(comm, source);
     int got_src, got_tag;
     size_t got;
-    int rc = gp_recv_bytes(buf, cap, src, tag, gp_ctx_p2p(comm), &got_src, &got_tag, &got);
-    if (rc == MPI_ERR_TRUNCATE)
-        gp_fatal("MPI_Recv", rc, "message truncated (got %zu bytes, buffer %zu) from rank %d tag %d", got, cap,
-                 gp_world_to_comm(comm, got_src), got_tag);
+    int rc = gp_recv_typed(buf, count, datatype, src, tag, gp_ctx_p2p(comm), &got_src, &got_tag, &got);
     gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, rc, got);
+    if (rc == MPI_ERR_TRUNCATE)
+        return gp_err(comm, "MPI_Recv", rc, "message truncated (got %zu bytes, buffer %zu) from rank %d tag %d", got,
+                      (size_t)count * (size_t)gp_type_size(datatype), gp_world_to_comm(comm, got_src), got_tag);
     return rc;
 }
 
@@ -180,8 +209,8 @@ GPUMPI_FN int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, 
 
 GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
+    GP_TRY(gp_type_check(MPI_COMM_WORLD, "MPI_Get_count", datatype, 0));
     int size = gp_type_size(datatype);
-    if (size < 0) return gp_fatal("MPI_Get_count", MPI_ERR_TYPE, "invalid datatype %d", (int)datatype);
     if (size == 0)
         *count = 0;
     else

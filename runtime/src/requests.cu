@@ -95,8 +95,7 @@ GPUMPI_FN void gp_progress(void)
         if (m) {
             int got_src, got_tag;
             size_t got;
-            size_t cap = (size_t)q->count * (size_t)gp_type_size(q->type);
-            int rc = gp_deliver(m, q->buf, cap, &got_src, &got_tag, &got);
+            int rc = gp_deliver(m, q->buf, q->count, q->type, &got_src, &got_tag, &got);
             gp_set_status(&q->status, gp_world_to_comm(q->comm, got_src), got_tag, rc, got);
             gp_unpost(h);
             gp_finish(h);
@@ -118,8 +117,7 @@ GPUMPI_FN static void gp_start(int h)
         return;
     }
     if (q->kind == GP_REQ_SEND) {
-        size_t bytes = (size_t)q->count * (size_t)gp_type_size(q->type);
-        q->pending = gp_send_start(q->buf, bytes, gp_comm_to_world(q->comm, q->peer), q->tag, gp_ctx_p2p(q->comm),
+        q->pending = gp_send_start(q->buf, q->count, q->type, gp_comm_to_world(q->comm, q->peer), q->tag, gp_ctx_p2p(q->comm),
                                    q->mode);
         gp_set_status(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
         q->done = !q->pending;
@@ -138,12 +136,11 @@ GPUMPI_FN static void gp_start(int h)
 GPUMPI_FN static int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type,
                              int peer, int tag, MPI_Comm comm, MPI_Request *request, int persistent)
 {
-    gp_comm_check(fn, comm);
-    gp_type_check(fn, type, count);
-    gp_check_peer(fn, comm, peer, kind == GP_REQ_RECV);
-    if (tag < 0 && !(kind == GP_REQ_RECV && tag == MPI_ANY_TAG))
-        return gp_fatal(fn, MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
-    if (!request) return gp_fatal(fn, MPI_ERR_REQUEST, "the request argument is NULL");
+    GP_TRY(gp_comm_check(fn, comm));
+    GP_TRY(gp_type_check(comm, fn, type, count));
+    GP_TRY(gp_check_peer(fn, comm, peer, kind == GP_REQ_RECV));
+    GP_TRY(gp_check_tag(comm, fn, tag, kind == GP_REQ_RECV));
+    if (!request) return gp_err(comm, fn, MPI_ERR_REQUEST, "the request argument is NULL");
     int h = gp_req_new(kind);
     gp_req *q = gp_req_at(h);
     q->mode = mode;
@@ -176,7 +173,7 @@ GPUMPI_FN static int gp_valid(const char *fn, MPI_Request h)
 {
     gp_rank *r = gp_self();
     if (h < 0 || h > r->nreqs || (h > 0 && gp_req_at(h)->kind == GP_REQ_FREE))
-        return gp_fatal(fn, MPI_ERR_REQUEST, "invalid request handle %d", h);
+        return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_REQUEST, "invalid request handle %d", h);
     return MPI_SUCCESS;
 }
 
@@ -186,9 +183,8 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
 {
     gp_req *q = gp_req_at(*request);
     MPI_Status st = q->status;
-    if (st.MPI_ERROR == MPI_ERR_TRUNCATE)
-        gp_fatal(fn, MPI_ERR_TRUNCATE, "message truncated (got %d bytes, buffer %zu) from rank %d tag %d",
-                 st.gp_count_bytes, (size_t)q->count * (size_t)gp_type_size(q->type), st.MPI_SOURCE, st.MPI_TAG);
+    MPI_Comm comm = q->comm;
+    size_t cap = (size_t)q->count * (size_t)gp_type_size(q->type);
     if (status) *status = st;
     if (q->persistent) {
         q->active = 0;
@@ -196,6 +192,9 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
         gp_req_release(*request);
         *request = MPI_REQUEST_NULL;
     }
+    if (st.MPI_ERROR == MPI_ERR_TRUNCATE)
+        return gp_err(comm, fn, MPI_ERR_TRUNCATE, "message truncated (got %d bytes, buffer %zu) from rank %d tag %d",
+                      st.gp_count_bytes, cap, st.MPI_SOURCE, st.MPI_TAG);
     return st.MPI_ERROR;
 }
 
@@ -226,7 +225,7 @@ GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
 
 GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
 {
-    gp_valid("MPI_Wait", *request);
+    GP_TRY(gp_valid("MPI_Wait", *request));
     if (gp_inert(*request)) {
         gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
         return MPI_SUCCESS;
@@ -242,7 +241,7 @@ GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
 
 GPUMPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
 {
-    gp_valid("MPI_Test", *request);
+    GP_TRY(gp_valid("MPI_Test", *request));
     if (gp_inert(*request)) {
         *flag = 1;
         gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
@@ -258,7 +257,7 @@ GPUMPI_FN static int gp_count_done(const char *fn, int count, MPI_Request reques
     int done = 0;
     *sends_pending = 0;
     for (int i = 0; i < count; i++) {
-        gp_valid(fn, requests[i]);
+        GP_TRY(gp_valid(fn, requests[i]));
         if (gp_inert(requests[i]) || gp_poll(requests[i]))
             done++;
         else
@@ -308,7 +307,7 @@ GPUMPI_FN static int gp_first_done(const char *fn, int count, MPI_Request reques
     int active = 0;
     *sends_pending = 0;
     for (int i = 0; i < count; i++) {
-        gp_valid(fn, requests[i]);
+        GP_TRY(gp_valid(fn, requests[i]));
         if (gp_inert(requests[i])) continue;
         active = 1;
         if (gp_poll(requests[i])) return i;
@@ -351,7 +350,7 @@ GPUMPI_FN static int gp_some(const char *fn, int incount, MPI_Request requests[]
     int active = 0, n = 0, rc = MPI_SUCCESS;
     *sends_pending = 0;
     for (int i = 0; i < incount; i++) {
-        gp_valid(fn, requests[i]);
+        GP_TRY(gp_valid(fn, requests[i]));
         if (gp_inert(requests[i])) continue;
         active = 1;
         if (gp_poll(requests[i])) {
@@ -385,8 +384,8 @@ GPUMPI_FN int MPI_Testsome(int incount, MPI_Request requests[], int *outcount, i
 
 GPUMPI_FN int MPI_Request_free(MPI_Request *request)
 {
-    gp_valid("MPI_Request_free", *request);
-    if (*request == MPI_REQUEST_NULL) return gp_fatal("MPI_Request_free", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
+    GP_TRY(gp_valid("MPI_Request_free", *request));
+    if (*request == MPI_REQUEST_NULL) return gp_err(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
     gp_req *q = gp_req_at(*request);
     if (!q->active || gp_poll(*request))
         gp_req_release(*request);
@@ -403,8 +402,8 @@ GPUMPI_FN int MPI_Request_free(MPI_Request *request)
 
 GPUMPI_FN int MPI_Cancel(MPI_Request *request)
 {
-    gp_valid("MPI_Cancel", *request);
-    if (*request == MPI_REQUEST_NULL) return gp_fatal("MPI_Cancel", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
+    GP_TRY(gp_valid("MPI_Cancel", *request));
+    if (*request == MPI_REQUEST_NULL) return gp_err(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
     gp_req *q = gp_req_at(*request);
     gp_progress();
     /* only a receive that has not matched can be cancelled; a send goes on
@@ -476,9 +475,9 @@ GPUMPI_FN int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int sou
 
 GPUMPI_FN int MPI_Start(MPI_Request *request)
 {
-    gp_valid("MPI_Start", *request);
+    GP_TRY(gp_valid("MPI_Start", *request));
     if (*request == MPI_REQUEST_NULL || !gp_req_at(*request)->persistent || gp_req_at(*request)->active)
-        return gp_fatal("MPI_Start", MPI_ERR_REQUEST, "request %d is not an inactive persistent request", *request);
+        return gp_err(MPI_COMM_WORLD, "MPI_Start", MPI_ERR_REQUEST, "request %d is not an inactive persistent request", *request);
     gp_start(*request);
     return MPI_SUCCESS;
 }
@@ -515,7 +514,7 @@ GPUMPI_FN int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int d
 GPUMPI_FN int MPI_Buffer_attach(void *buffer, int size)
 {
     gp_rank *r = gp_self();
-    if (r->bsend_buf) return gp_fatal("MPI_Buffer_attach", MPI_ERR_BUFFER, "a buffer is already attached");
+    if (r->bsend_buf) return gp_err(MPI_COMM_WORLD, "MPI_Buffer_attach", MPI_ERR_BUFFER, "a buffer is already attached");
     r->bsend_buf = buffer;
     r->bsend_size = size;
     return MPI_SUCCESS;
@@ -545,7 +544,7 @@ GPUMPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
 GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                                    int recvtag, MPI_Comm comm, MPI_Status *status)
 {
-    gp_type_check("MPI_Sendrecv_replace", datatype, count);
+    GP_TRY(gp_type_check(comm, "MPI_Sendrecv_replace", datatype, count));
     size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
     void *copy = gp_malloc(bytes ? bytes : 1);
     if (!copy) return gp_fatal("MPI_Sendrecv_replace", MPI_ERR_NO_MEM, "no device heap left for %zu bytes", bytes);
@@ -559,8 +558,8 @@ GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
 
 GPUMPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
-    gp_comm_check("MPI_Iprobe", comm);
-    gp_check_peer("MPI_Iprobe", comm, source, 1);
+    GP_TRY(gp_comm_check("MPI_Iprobe", comm));
+    GP_TRY(gp_check_peer("MPI_Iprobe", comm, source, 1));
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);

@@ -8,22 +8,60 @@
 GPUMPI_FN static inline gp_world *gp_w(void) { return gp_world_ptr; }
 GPUMPI_FN static inline gp_rank *gp_self(void) { return &gp_world_ptr->ranks[gp_thread_rank()]; }
 
-/* Errors: report "rank R: FN: what" and end the job (MPI_ERRORS_ARE_FATAL). */
+/* Errors. gp_err raises an error on a communicator: with its handler
+ * MPI_ERRORS_ARE_FATAL (the default) it reports "rank R: FN: what" and ends
+ * the job; with MPI_ERRORS_RETURN (or a user handler, which it calls) it
+ * returns the error class for the MPI function to return. Every check in an
+ * MPI function is therefore written GP_TRY(check(...)). Errors not tied to
+ * a communicator are raised on MPI_COMM_WORLD, as the standard says.
+ * gp_fatal always ends the job (internal failures, MPI_Abort). */
 GPUMPI_VARIADIC_FN int gp_fatal(const char *fn, int errclass, const char *fmt, ...);
+GPUMPI_VARIADIC_FN int gp_err(MPI_Comm comm, const char *fn, int errclass, const char *fmt, ...);
+#define GP_TRY(expr)                       \
+    do {                                   \
+        int gp_rc_ = (expr);               \
+        if (gp_rc_ != MPI_SUCCESS) return gp_rc_; \
+    } while (0)
+/* The handler in force on comm (comm.cu): MPI_ERRORS_ARE_FATAL,
+ * MPI_ERRORS_RETURN, or a user handler. */
+GPUMPI_FN MPI_Errhandler gp_comm_errhandler(MPI_Comm comm);
+/* Calls a user handler; 0 if eh is a predefined one (errhandler.cu). */
+GPUMPI_FN int gp_call_user_errhandler(MPI_Errhandler eh, MPI_Comm comm, int errclass);
 
-/* Communicators: the two contexts of a communicator keep collective traffic
- * apart from point-to-point traffic (MPI_ANY_TAG must never see it). */
-GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm);
+/* Communicators (comm.cu). A handle indexes the calling rank's own table;
+ * each communicator has two context ids, agreed by all its members when it
+ * is made: one keeps collective traffic apart from point-to-point traffic
+ * (MPI_ANY_TAG must never see it). */
+GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm); /* valid, and inside Init..Finalize */
 GPUMPI_FN int gp_comm_size(MPI_Comm comm);
 GPUMPI_FN int gp_comm_rank(MPI_Comm comm);
 GPUMPI_FN int gp_comm_to_world(MPI_Comm comm, int rank);
-GPUMPI_FN int gp_world_to_comm(MPI_Comm comm, int world_rank);
-GPUMPI_FN static inline int gp_ctx_p2p(MPI_Comm comm) { return comm * 2; }
-GPUMPI_FN static inline int gp_ctx_coll(MPI_Comm comm) { return comm * 2 + 1; }
+GPUMPI_FN int gp_world_to_comm(MPI_Comm comm, int world_rank); /* MPI_UNDEFINED if not a member */
+GPUMPI_FN int gp_ctx_p2p(MPI_Comm comm);
+GPUMPI_FN int gp_ctx_coll(MPI_Comm comm);
+/* 1 when comm's ranks are world ranks first..first+size-1 in order (world,
+ * its dups, a contiguous split): collectives may take the shared-memory
+ * fast path over that range. */
+GPUMPI_FN int gp_comm_is_world_range(MPI_Comm comm, int *first);
+/* Environment (env.cu): checks MPI_Init was called and MPI_Finalize not yet. */
+GPUMPI_FN int gp_check_initialized(const char *fn);
 
-/* Datatypes. */
-GPUMPI_FN int gp_type_size(MPI_Datatype t); /* -1 if not a valid type */
-GPUMPI_FN int gp_type_check(const char *fn, MPI_Datatype t, int count);
+/* Datatypes (datatypes.cu). Data of (count, type) at buf is either one
+ * contiguous run of bytes, or described by a type map and moved through a
+ * packed copy. gp_type_size is the packed size of one element (-1 for an
+ * invalid handle). */
+GPUMPI_FN int gp_type_size(MPI_Datatype t);
+GPUMPI_FN int gp_type_check(MPI_Comm comm, const char *fn, MPI_Datatype t, int count); /* valid, committed, count >= 0 */
+GPUMPI_FN size_t gp_type_extent(MPI_Datatype t);
+/* 1 and the first byte when (count, t) at buf is contiguous, else 0. */
+GPUMPI_FN int gp_type_contiguous(MPI_Datatype t, int count, const void *buf, const void **first);
+/* Packs (count, t) at buf into bytes at out (gp_type_size(t) * count of them). */
+GPUMPI_FN void gp_type_pack(const void *buf, int count, MPI_Datatype t, void *out);
+/* Unpacks `bytes` packed bytes (a whole number of basic elements) into (count, t) at buf. */
+GPUMPI_FN void gp_type_unpack(const void *in, size_t bytes, void *buf, int count, MPI_Datatype t);
+/* The basic type a reduction sees for t (t itself, or the one basic type a
+ * derived type is built of), or MPI_DATATYPE_NULL if t mixes types. */
+GPUMPI_FN MPI_Datatype gp_type_basic(MPI_Datatype t);
 
 /* Reductions: inout[i] = in[i] op inout[i]. Returns an MPI error class. */
 GPUMPI_FN int gp_reduce_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count);
@@ -42,20 +80,28 @@ GPUMPI_FN int gp_peek_match(int src_world, int tag, int ctx, int *src, int *got_
 /* Requests (requests.cu): posted receives are matched in the order posted. */
 GPUMPI_FN void gp_progress(void);
 
-/* Point-to-point transport (p2p.cu), in world ranks and bytes. */
+/* Point-to-point transport (p2p.cu), in world ranks. */
 enum { GP_SEND_STANDARD, GP_SEND_SYNC, GP_SEND_BUFFERED };
 /* Queues a message; returns the envelope to wait on (gp_send_done) when the
  * send completes only once received (large, or synchronous), else NULL. */
-GPUMPI_FN gp_msg *gp_send_start(const void *buf, size_t bytes, int dest_world, int tag, int ctx, int mode);
+GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx,
+                                int mode);
 GPUMPI_FN int gp_send_done(gp_msg *m); /* 1 once received (and the envelope released) */
+/* Blocking standard-mode sends. */
+GPUMPI_FN void gp_send_typed(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx);
 GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int tag, int ctx);
-/* Copies a matched message out and releases it. MPI_SUCCESS or MPI_ERR_TRUNCATE. */
-GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, size_t cap, int *got_src, int *got_tag, size_t *got_bytes);
-GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok);
-GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes);
-/* Returns MPI_SUCCESS or MPI_ERR_TRUNCATE; status gets world source. */
+/* Copies a matched message out into (count, type) at buf and releases it.
+ * MPI_SUCCESS or MPI_ERR_TRUNCATE (the buffer is filled as far as it goes). */
+GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int *got_src, int *got_tag,
+                         size_t *got_bytes);
+/* Blocking receives, ignoring posted receives; the source is a world rank. */
+GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_world, int tag, int ctx, int *got_src,
+                            int *got_tag, size_t *got_bytes);
 GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
                             size_t *got_bytes);
+GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok);
+GPUMPI_FN int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok);
+GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes);
 
 /* Host calls (host_call.cu): a request to the launcher's host service. */
 GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len);

@@ -1,0 +1,5 @@
+/* Derived datatypes, packing and reduction operations (part of mpi.h). */
+#ifndef GPUMPI_MPI_TYPES_H
+#define GPUMPI_MPI_TYPES_H
+
+#endif
