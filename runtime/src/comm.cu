@@ -47,3 +47,5 @@ GPUMPI_FN MPI_Errhandler gp_comm_errhandler(MPI_Comm comm)
     (void)comm;
     return MPI_ERRORS_ARE_FATAL;
 }
+
+GPUMPI_FN uint32_t gp_comm_next_coll_seq(MPI_Comm comm) { return gp_self()->coll_seq[comm == MPI_COMM_SELF]++; }

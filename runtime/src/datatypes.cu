@@ -51,3 +51,19 @@ GPUMPI_FN void gp_type_unpack(const void *in, size_t bytes, void *buf, int count
 }
 
 GPUMPI_FN MPI_Datatype gp_type_basic(MPI_Datatype t) { return t; }
+
+GPUMPI_FN int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    return MPI_Get_count(status, datatype, count); /* basic types: one element each */
+}
+
+GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    GP_TRY(gp_type_check(MPI_COMM_WORLD, "MPI_Get_count", datatype, 0));
+    int size = gp_type_size(datatype);
+    if (size == 0)
+        *count = 0;
+    else
+        *count = status->gp_count_bytes % size ? MPI_UNDEFINED : status->gp_count_bytes / size;
+    return MPI_SUCCESS;
+}

@@ -202,18 +202,3 @@ GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error,
     status->gp_cancelled = 0;
 }
 
-GPUMPI_FN int MPI_Get_elements(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    return MPI_Get_count(status, datatype, count); /* basic types: one element each */
-}
-
-GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
-{
-    GP_TRY(gp_type_check(MPI_COMM_WORLD, "MPI_Get_count", datatype, 0));
-    int size = gp_type_size(datatype);
-    if (size == 0)
-        *count = 0;
-    else
-        *count = status->gp_count_bytes % size ? MPI_UNDEFINED : status->gp_count_bytes / size;
-    return MPI_SUCCESS;
-}

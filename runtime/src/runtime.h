@@ -43,6 +43,10 @@ GPUMPI_FN int gp_ctx_coll(MPI_Comm comm);
  * its dups, a contiguous split): collectives may take the shared-memory
  * fast path over that range. */
 GPUMPI_FN int gp_comm_is_world_range(MPI_Comm comm, int *first);
+/* The number of collectives this rank has started on comm, counting this
+ * one: every member counts the same, so it tells one collective's messages
+ * from another's (nonblocking collectives may overlap). */
+GPUMPI_FN uint32_t gp_comm_next_coll_seq(MPI_Comm comm);
 /* Environment (env.cu): checks MPI_Init was called and MPI_Finalize not yet. */
 GPUMPI_FN int gp_check_initialized(const char *fn);
 
