@@ -59,3 +59,10 @@ GPUMPI_FN int gp_reduce_apply(MPI_Op op, MPI_Datatype t, const void *in, void *i
     default: return MPI_ERR_TYPE;
     }
 }
+
+/* Predefined operations are all commutative (user operations come later). */
+GPUMPI_FN int gp_op_commutative(MPI_Op op)
+{
+    (void)op;
+    return 1;
+}

@@ -67,8 +67,12 @@ GPUMPI_FN void gp_type_unpack(const void *in, size_t bytes, void *buf, int count
  * derived type is built of), or MPI_DATATYPE_NULL if t mixes types. */
 GPUMPI_FN MPI_Datatype gp_type_basic(MPI_Datatype t);
 
-/* Reductions: inout[i] = in[i] op inout[i]. Returns an MPI error class. */
+/* Reductions (reduce_ops.cu) on packed data: in and inout hold count
+ * elements of t each, packed (gp_type_pack); inout[i] = in[i] op inout[i].
+ * For a non-commutative op, in must hold the lower-ranked operand. Returns
+ * an MPI error class (MPI_ERR_OP when op does not apply to t). */
 GPUMPI_FN int gp_reduce_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count);
+GPUMPI_FN int gp_op_commutative(MPI_Op op);
 
 /* Message matching (match.cu): envelopes queued at the receiving rank. */
 GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m);
