@@ -168,7 +168,6 @@ int gp_backend_run(gp_options *o, int **codes_out)
     int rc = check_coresident(o, &p);
     if (rc) return rc;
     CK(cudaDeviceSetLimit(cudaLimitStackSize, o->stack));
-    CK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, o->heap));
 
     int n = o->nranks;
     gp_world hw;
@@ -184,10 +183,19 @@ int gp_backend_run(gp_options *o, int **codes_out)
     hw.slots = (gp_msg *)dev_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
     hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
     hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
-    hw.arrivals = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "arrival counters");
+    hw.inbox = (uint64_t *)dev_zalloc(sizeof(uint64_t) * n, "inboxes");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
-    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.arrivals || !w) return 1;
+    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !w) return 1;
     if (setup_globals(&hw, n)) return 1;
+    if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
+        size_t free_bytes = 0, total = 0;
+        CK(cudaMemGetInfo(&free_bytes, &total));
+        size_t keep = free_bytes / 10 > ((size_t)512 << 20) ? free_bytes / 10 : ((size_t)512 << 20);
+        o->heap = free_bytes > 2 * keep ? free_bytes - keep : free_bytes / 2;
+    }
+    hw.heap.base = (char *)dev_zalloc(o->heap, "the heap (--heap)");
+    hw.heap.size = o->heap;
+    if (!hw.heap.base) return 1;
 
     gp_host_cell *cells_host;
     CK(cudaHostAlloc((void **)&cells_host, sizeof(gp_host_cell) * GP_HOST_CELLS, cudaHostAllocMapped));

@@ -80,9 +80,16 @@ int gp_backend_run(gp_options *o, int **codes_out)
     w->envp = strings_blob(envc, environ);
     w->ranks = zalloc(sizeof(gp_rank) * n);
     w->slots = zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n);
+    if (!o->heap) o->heap = (size_t)4 << 30;
+    w->heap.base = malloc(o->heap); /* untouched pages cost nothing */
+    w->heap.size = o->heap;
+    if (!w->heap.base) {
+        fprintf(stderr, "gpumpi: cannot reserve the %llu-byte heap (--heap)\n", (unsigned long long)o->heap);
+        exit(1);
+    }
     w->exit_codes = zalloc(sizeof(int) * n);
     w->exited = zalloc(sizeof(uint32_t) * n);
-    w->arrivals = zalloc(sizeof(uint32_t) * n);
+    w->inbox = zalloc(sizeof(uint64_t) * n);
     w->host_cells = zalloc(sizeof(gp_host_cell) * GP_HOST_CELLS);
     gp_host_service_init(w->host_cells);
     struct timespec ts;

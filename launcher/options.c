@@ -7,7 +7,6 @@
 #include <string.h>
 
 #define GP_DEFAULT_STACK (16u << 10)
-#define GP_DEFAULT_HEAP (1ull << 30)
 
 static void usage(FILE *to, const char *prog)
 {
@@ -17,11 +16,12 @@ static void usage(FILE *to, const char *prog)
             "  -n N          run N ranks (the launcher picks the block shape)\n"
             "  -g G -b B     run G blocks of B threads: G x B ranks (with -n N: N of them)\n"
             "  --stack BYTES stack per rank (default %u; suffixes k, m)\n"
-            "  --heap BYTES  device heap for malloc (default %llu; suffixes k, m, g)\n"
+            "  --heap BYTES  heap for malloc, shared by all ranks (default: most of the free GPU memory,\n"
+            "                4g on the threads backend; suffixes k, m, g)\n"
             "  -v            report the launch shape and limits on stderr\n"
             "  --help        this text\n"
             "Without ---gpumpi options the program runs 1 rank.\n",
-            prog, GP_DEFAULT_STACK, (unsigned long long)GP_DEFAULT_HEAP);
+            prog, GP_DEFAULT_STACK);
 }
 
 static void bad(const char *prog, const char *what, const char *arg)
@@ -55,7 +55,7 @@ void gp_parse_options(int argc, char **argv, gp_options *o)
 {
     memset(o, 0, sizeof *o);
     o->stack = GP_DEFAULT_STACK;
-    o->heap = GP_DEFAULT_HEAP;
+    o->heap = 0; /* the backend picks */
     const char *prog = argv[0];
     int split = argc;
     for (int i = 1; i < argc; i++)

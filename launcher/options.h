@@ -13,7 +13,7 @@ typedef struct gp_options {
     int grid;          /* -g: blocks; 0 = launcher's choice */
     int block;         /* -b: threads per block; 0 = launcher's choice */
     size_t stack;      /* --stack: bytes per rank */
-    size_t heap;       /* --heap: device heap bytes */
+    size_t heap;       /* --heap: heap bytes; 0: the backend picks */
     int verbose;       /* -v */
     int app_argc;      /* the program's own arguments, argv[0] included */
     char **app_argv;

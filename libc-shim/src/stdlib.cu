@@ -1,57 +1,8 @@
-/* stdlib.h on the device: allocation, exit, integer parsing. */
+/* stdlib.h on the device: exit, integer parsing (malloc is in malloc.cu). */
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdio.h"
 #include "runtime.h"
-
-#if defined(GPUMPI_THREADS)
-#include <stdlib.h>
-#define gp_sys_malloc malloc
-#define gp_sys_free free
-#else
-#define gp_sys_malloc malloc /* CUDA's device heap (--heap sizes it) */
-#define gp_sys_free free
-#endif
-
-/* Each block carries its size in front, so realloc can copy the old bytes
- * (the device heap cannot tell us the size). 16 bytes keeps alignment. */
-#define GP_MALLOC_HEADER 16
-
-GPUMPI_FN void *gp_malloc(size_t n)
-{
-    char *p = (char *)gp_sys_malloc(n + GP_MALLOC_HEADER);
-    if (!p) return 0;
-    *(size_t *)p = n;
-    return p + GP_MALLOC_HEADER;
-}
-
-GPUMPI_FN void gp_free(void *p)
-{
-    if (p) gp_sys_free((char *)p - GP_MALLOC_HEADER);
-}
-
-GPUMPI_FN void *gp_calloc(size_t count, size_t size)
-{
-    if (size && count > (size_t)-1 / size) return 0;
-    void *p = gp_malloc(count * size);
-    if (p) gp_memset(p, 0, count * size);
-    return p;
-}
-
-GPUMPI_FN void *gp_realloc(void *p, size_t n)
-{
-    if (!p) return gp_malloc(n);
-    if (n == 0) {
-        gp_free(p);
-        return 0;
-    }
-    size_t old = *(size_t *)((char *)p - GP_MALLOC_HEADER);
-    void *q = gp_malloc(n);
-    if (!q) return 0;
-    gp_memcpy(q, p, old < n ? old : n);
-    gp_free(p);
-    return q;
-}
 
 /* exit(0) ends this rank; a non-zero status ends the job, as mpirun does when
  * one process fails. */

@@ -1,30 +1,59 @@
-/* Message matching: each rank's unexpected-message queue, in arrival order.
- * Senders append under the receiver's lock; the receiver takes the first
- * envelope that matches (source, tag, context), which gives MPI's
- * non-overtaking order for each sender. */
+/* Message matching. Each rank has an inbox: a lock-free stack senders push
+ * envelopes onto with one atomic step (no lock on the message path). Only
+ * the receiving rank reads it: it takes the whole stack at once, reverses it
+ * into arrival order and appends it to its private unexpected-message list,
+ * where it matches (source, tag, context) oldest first. A sender's pushes
+ * are ordered, so each sender's messages stay in order: MPI's non-overtaking
+ * rule. A waiting rank polls only its inbox word (dense, so a warp of
+ * waiting ranks polls few cache lines). */
 #include "runtime.h"
-
-GPUMPI_FN static void gp_lock(uint32_t *l)
-{
-    unsigned spins = 0;
-    while (!gp_cas(l, 0, 1)) gp_pause(&spins);
-}
-
-GPUMPI_FN static void gp_unlock(uint32_t *l) { gp_store_release(l, 0); }
 
 GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m)
 {
-    gp_rank *r = &gp_w()->ranks[dest_world];
-    m->next = 0;
-    gp_lock(&r->lock);
-    m->seq = r->arrived++;
-    if (r->uq_tail)
-        r->uq_tail->next = m;
-    else
-        r->uq_head = m;
-    r->uq_tail = m;
-    gp_unlock(&r->lock);
-    gp_fetch_add(&gp_w()->arrivals[dest_world], 1);
+    uint64_t *inbox = &gp_w()->inbox[dest_world];
+    uint64_t mine = (uint64_t)(uintptr_t)m;
+    for (;;) {
+        uint64_t head = gp_load_acquire64(inbox);
+        m->next = (gp_msg *)(uintptr_t)head;
+        if (gp_cas64(inbox, head, mine)) return;
+    }
+}
+
+/* Moves what has arrived onto the private list, in arrival order. */
+GPUMPI_FN static void gp_drain_inbox(gp_rank *r)
+{
+    uint64_t *inbox = &gp_w()->inbox[gp_thread_rank()];
+    if (!gp_load_acquire64(inbox)) return;
+    gp_msg *m = (gp_msg *)(uintptr_t)gp_exchange64(inbox, 0), *oldest = 0;
+    while (m) { /* newest first: reverse */
+        gp_msg *next = m->next;
+        m->next = oldest;
+        oldest = m;
+        m = next;
+    }
+    for (m = oldest; m; m = m->next) {
+        m->seq = r->arrived++;
+        if (r->uq_tail)
+            r->uq_tail->next = m;
+        else
+            r->uq_head = m;
+        r->uq_tail = m;
+    }
+}
+
+GPUMPI_FN uint32_t gp_arrival_mark(void)
+{
+    gp_rank *r = gp_self();
+    gp_drain_inbox(r);
+    return r->arrived;
+}
+
+GPUMPI_FN void gp_arrival_wait(uint32_t mark, unsigned *spins)
+{
+    gp_rank *r = gp_self();
+    uint64_t *inbox = &gp_w()->inbox[gp_thread_rank()];
+    if (r->arrived != mark) return; /* already here, not yet looked at */
+    while (!gp_load_acquire64(inbox)) gp_pause(spins);
 }
 
 GPUMPI_FN static int gp_matches(const gp_msg *m, int src_world, int tag, int ctx)
@@ -33,19 +62,11 @@ GPUMPI_FN static int gp_matches(const gp_msg *m, int src_world, int tag, int ctx
            (tag == MPI_ANY_TAG || m->tag == tag);
 }
 
-GPUMPI_FN uint32_t gp_arrived_so_far(void)
-{
-    gp_rank *r = gp_self();
-    gp_lock(&r->lock);
-    uint32_t n = r->arrived;
-    gp_unlock(&r->lock);
-    return n;
-}
 
 GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx, const uint32_t *before)
 {
     gp_rank *r = gp_self();
-    gp_lock(&r->lock);
+    if (!before) gp_drain_inbox(r);
     gp_msg *prev = 0, *m = r->uq_head;
     while (m && !(before && (int32_t)(m->seq - *before) >= 0) && !gp_matches(m, src_world, tag, ctx)) {
         prev = m;
@@ -59,14 +80,13 @@ GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx, const uint32_t 
             r->uq_head = m->next;
         if (r->uq_tail == m) r->uq_tail = prev;
     }
-    gp_unlock(&r->lock);
     return m;
 }
 
 GPUMPI_FN int gp_peek_match(int src_world, int tag, int ctx, int *src, int *got_tag, size_t *bytes)
 {
     gp_rank *r = gp_self();
-    gp_lock(&r->lock);
+    gp_drain_inbox(r);
     gp_msg *m = r->uq_head;
     while (m && !gp_matches(m, src_world, tag, ctx)) m = m->next;
     if (m) {
@@ -74,6 +94,5 @@ GPUMPI_FN int gp_peek_match(int src_world, int tag, int ctx, int *src, int *got_
         *got_tag = m->tag;
         *bytes = m->bytes;
     }
-    gp_unlock(&r->lock);
     return m != 0;
 }

@@ -122,14 +122,13 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
 GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_world, int tag, int ctx, int *got_src,
                             int *got_tag, size_t *got_bytes)
 {
-    uint32_t *arrivals = &gp_w()->arrivals[gp_thread_rank()];
     unsigned spins = 0;
     gp_msg *m;
     for (;;) {
-        uint32_t seen = gp_load_acquire(arrivals);
+        uint32_t mark = gp_arrival_mark();
         m = gp_take_match(src_world, tag, ctx, 0);
         if (m) break;
-        while (gp_load_acquire(arrivals) == seen) gp_pause(&spins);
+        gp_arrival_wait(mark, &spins);
     }
     return gp_deliver(m, buf, count, type, got_src, got_tag, got_bytes);
 }

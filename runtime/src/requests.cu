@@ -86,7 +86,7 @@ GPUMPI_FN void gp_progress(void)
 {
     gp_rank *r = gp_self();
     if (!r->posted_head) return;
-    uint32_t before = gp_arrived_so_far(); /* this pass sees only what is here now */
+    uint32_t before = gp_arrival_mark(); /* this pass sees only what is here now */
     for (int h = r->posted_head; h;) {
         gp_req *q = gp_req_at(h);
         int next = q->next_posted;
@@ -207,15 +207,14 @@ typedef struct {
     unsigned spins;
 } gp_waiter;
 
-GPUMPI_FN static void gp_wait_begin(gp_waiter *w) { w->seen = gp_load_acquire(&gp_w()->arrivals[gp_thread_rank()]); }
+GPUMPI_FN static void gp_wait_begin(gp_waiter *w) { w->seen = gp_arrival_mark(); }
 
 GPUMPI_FN static void gp_wait_more(gp_waiter *w, int sends_pending)
 {
-    uint32_t *arrivals = &gp_w()->arrivals[gp_thread_rank()];
     if (sends_pending)
         gp_pause(&w->spins); /* a receiver frees the envelope: nothing arrives here */
     else
-        while (gp_load_acquire(arrivals) == w->seen) gp_pause(&w->spins);
+        gp_arrival_wait(w->seen, &w->spins);
 }
 
 GPUMPI_FN static int gp_is_pending_send(MPI_Request h)

@@ -74,14 +74,17 @@ GPUMPI_FN MPI_Datatype gp_type_basic(MPI_Datatype t);
 GPUMPI_FN int gp_reduce_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count);
 GPUMPI_FN int gp_op_commutative(MPI_Op op);
 
-/* Message matching (match.cu): envelopes queued at the receiving rank. */
+/* Message matching (match.cu): envelopes sent to a rank, matched by it. */
 GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m);
+/* Waiting for a message: take a mark before looking for a match, and if none
+ * was found wait on the mark: it returns once anything arrived after it. */
+GPUMPI_FN uint32_t gp_arrival_mark(void);
+GPUMPI_FN void gp_arrival_wait(uint32_t mark, unsigned *spins);
 /* The oldest matching message, unlinked; NULL if none. With `before` (a
- * gp_arrived_so_far() value) only among the messages that arrived before
- * it: a pass over several posted receives must not let a later receive
- * take a message that arrived after an earlier one looked. */
+ * gp_arrival_mark() value) only among the messages that arrived before it:
+ * a pass over several posted receives must not let a later receive take a
+ * message that arrived after an earlier one looked. */
 GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx, const uint32_t *before);
-GPUMPI_FN uint32_t gp_arrived_so_far(void);
 /* The first match left in place (MPI_Probe): 1 and its envelope, or 0. */
 GPUMPI_FN int gp_peek_match(int src_world, int tag, int ctx, int *src, int *got_tag, size_t *bytes);
 

@@ -77,6 +77,12 @@ __device__ static __forceinline__ int gp_cas(uint32_t *p, uint32_t expect, uint3
 {
     return GP_DEV_REF(uint32_t, p).compare_exchange_strong(expect, want, GP_ACQREL, GP_ACQ);
 }
+__device__ static __forceinline__ uint64_t gp_load_acquire64(uint64_t *p) { return GP_DEV_REF(uint64_t, p).load(GP_ACQ); }
+__device__ static __forceinline__ uint64_t gp_exchange64(uint64_t *p, uint64_t v) { return GP_DEV_REF(uint64_t, p).exchange(v, GP_ACQREL); }
+__device__ static __forceinline__ int gp_cas64(uint64_t *p, uint64_t expect, uint64_t want)
+{
+    return GP_DEV_REF(uint64_t, p).compare_exchange_strong(expect, want, GP_ACQREL, GP_ACQ);
+}
 /* System scope: words in mapped pinned memory that the host reads or writes. */
 __device__ static __forceinline__ uint64_t gp_sys_load_acquire64(uint64_t *p) { return GP_SYS_REF(uint64_t, p).load(GP_ACQ); }
 __device__ static __forceinline__ void gp_sys_store_release64(uint64_t *p, uint64_t v) { GP_SYS_REF(uint64_t, p).store(v, GP_REL); }
@@ -86,6 +92,12 @@ static inline void gp_store_release(uint32_t *p, uint32_t v) { __atomic_store_n(
 static inline uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
 static inline uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
 static inline int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
+{
+    return __atomic_compare_exchange_n(p, &expect, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline uint64_t gp_load_acquire64(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
+static inline uint64_t gp_exchange64(uint64_t *p, uint64_t v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
+static inline int gp_cas64(uint64_t *p, uint64_t expect, uint64_t want)
 {
     return __atomic_compare_exchange_n(p, &expect, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
 }

@@ -18,6 +18,26 @@
 #define GP_HOST_CELLS 4096
 #define GP_HOST_CELL_BYTES 480
 
+/* The heap (libc-shim/src/malloc.cu): blocks in size classes, header
+ * included. Small classes are cached per rank; big ones share lists. */
+#define GP_HEAP_SMALL_CLASSES 41 /* blocks up to 64 KiB */
+#define GP_HEAP_CLASSES 164      /* up to 64 TiB */
+
+typedef struct gp_rank_heap {
+    uint64_t free[GP_HEAP_SMALL_CLASSES];   /* this rank's free blocks per class */
+    uint64_t remote;                        /* blocks other ranks freed for us (a stack) */
+    uint16_t refill[GP_HEAP_SMALL_CLASSES]; /* blocks carved at the next refill */
+} gp_rank_heap;
+
+typedef struct gp_heap {
+    char *base;
+    uint64_t size;
+    uint64_t top;                  /* bytes carved so far (atomic) */
+    uint32_t big_lock;
+    uint32_t warned;               /* exhaustion was reported */
+    uint64_t big_free[GP_HEAP_CLASSES];
+} gp_heap;
+
 enum gp_slot_state {
     GP_SLOT_FREE = 0,   /* the sender may fill it */
     GP_SLOT_QUEUED = 1, /* in the receiver's unexpected queue */
@@ -41,10 +61,9 @@ typedef struct gp_msg {
 } gp_msg;
 
 typedef struct gp_rank {
-    uint32_t lock;      /* guards the unexpected-message queue below */
-    gp_msg *uq_head;    /* unexpected messages in arrival order */
+    gp_msg *uq_head;    /* unexpected messages in arrival order (the rank's own: match.cu) */
     gp_msg *uq_tail;
-    uint32_t arrived;   /* messages queued here so far: the next one's seq */
+    uint32_t arrived;   /* messages moved here from the inbox so far: the next one's seq */
     uint32_t next_slot; /* where the sender starts looking for a free slot */
     int init_state;     /* 0 before MPI_Init, 1 inside, 2 after MPI_Finalize */
     struct gp_req *reqs;/* this rank's requests (requests.cu); handle = index + 1 */
@@ -56,6 +75,7 @@ typedef struct gp_rank {
     uint32_t coll_seq[2]; /* collectives started on MPI_COMM_WORLD and MPI_COMM_SELF (until comm.cu keeps them) */
     void *bsend_buf;    /* MPI_Buffer_attach */
     int bsend_size;
+    gp_rank_heap heap;
     uint32_t out_len;   /* bytes pending in out_line */
     char out_line[GP_LINE_BYTES];
 } gp_rank;
@@ -86,14 +106,14 @@ typedef struct gp_world {
     gp_msg *slots;           /* nranks * GP_SLOTS_PER_RANK */
     int *exit_codes;         /* nranks entries, written when a rank returns */
     uint32_t *exited;        /* nranks entries, 1 once the rank has returned */
-    uint32_t *arrivals;      /* nranks entries, bumped on every enqueue: a waiting
-                              * receiver rescans only then. A separate dense array
-                              * so a warp of waiting ranks polls one cache line. */
+    uint64_t *inbox;         /* nranks entries: the newest envelope sent to each rank
+                              * and not yet taken (a stack; match.cu) */
     uint64_t host_ticket;    /* next host-call ticket */
     gp_host_cell *host_cells;/* GP_HOST_CELLS cells, device view of pinned memory */
     uint64_t t0_ns;          /* MPI_Wtime origin */
     char *globals;           /* per-rank copies of the program's globals: */
     size_t globals_stride;   /* rank r's block starts at globals + r * stride */
+    gp_heap heap;            /* the launcher sets base and size (--heap) */
     char processor_name[256];
 } gp_world;
 

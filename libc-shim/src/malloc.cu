@@ -1,0 +1,213 @@
+/* malloc on the device. Thousands of ranks allocate at once and CUDA's own
+ * device heap serialises them, so the heap is an arena the launcher sizes
+ * (--heap) and blocks come in power-of-two classes:
+ *   - small blocks (up to 64 KiB, in classes a quarter-power of two apart) sit on the calling rank's own free lists:
+ *     malloc and free take no atomics; a rank carves new blocks from the
+ *     arena with one atomic step, more at a time as it keeps asking;
+ *   - a block freed by another rank (a staged message freed by its
+ *     receiver) goes back to the rank that carved it through a lock-free
+ *     stack that rank drains when its list runs dry, so memory that moves
+ *     between ranks is reused rather than lost to the arena;
+ *   - big blocks share one list per class under a lock (they are rare).
+ * An exhausted arena gives NULL. */
+#include "gpumpi/shim_stdlib.h"
+#include "gpumpi/shim_string.h"
+#include "runtime.h"
+#include "gpumpi/format.h"
+
+#define GP_BLOCK_HEADER 16
+#define GP_BLOCK_MAGIC 0x6b62u
+#define GP_REFILL_BYTES (64u << 10) /* most a rank carves for one small class at once */
+
+typedef struct gp_block {
+    uint32_t owner; /* the rank whose lists a freed small block returns to */
+    uint16_t cls;
+    uint16_t magic;
+    uint64_t size; /* bytes asked for: what realloc copies */
+} gp_block;
+
+/* Class c holds blocks of 64 << (c / 4) bytes plus c % 4 quarters of that:
+ * 64, 80, 96, 112, 128, 160, ... so a block wastes at most a fifth. */
+GPUMPI_FN static uint64_t gp_class_bytes(int cls)
+{
+    uint64_t base = (uint64_t)64 << (cls / 4);
+    return base + (uint64_t)(cls % 4) * (base / 4);
+}
+
+GPUMPI_FN static int gp_class_of(size_t n)
+{
+    if (n > ((uint64_t)1 << 46)) return GP_HEAP_CLASSES;
+    uint64_t need = n + GP_BLOCK_HEADER;
+    int k = 0; /* need fits in 64 << k */
+    while (((uint64_t)64 << k) < need) k++;
+    int cls = k ? (k - 1) * 4 : 0; /* the classes between 64 << (k - 1) and 64 << k */
+    while (gp_class_bytes(cls) < need) cls++;
+    return cls < GP_HEAP_CLASSES ? cls : GP_HEAP_CLASSES;
+}
+
+/* Free blocks are linked through their first payload word. */
+GPUMPI_FN static uint64_t *gp_next_of(uint64_t b) { return (uint64_t *)(uintptr_t)(b + GP_BLOCK_HEADER); }
+
+/* `bytes` more of the arena, or 0 when it would overflow. */
+GPUMPI_FN static uint64_t gp_carve(uint64_t bytes)
+{
+    gp_heap *h = &gp_w()->heap;
+    uint64_t top = gp_load_acquire64(&h->top);
+    for (;;) {
+        if (top + bytes > h->size) return 0;
+        if (gp_cas64(&h->top, top, top + bytes)) return (uint64_t)(uintptr_t)h->base + top;
+        top = gp_load_acquire64(&h->top);
+    }
+}
+
+/* Blocks other ranks freed for us go back on our lists. */
+GPUMPI_FN static void gp_drain_remote(gp_rank_heap *rh)
+{
+    uint64_t b = gp_exchange64(&rh->remote, 0);
+    while (b) {
+        uint64_t next = *gp_next_of(b);
+        gp_block *k = (gp_block *)(uintptr_t)b;
+        *gp_next_of(b) = rh->free[k->cls];
+        rh->free[k->cls] = b;
+        b = next;
+    }
+}
+
+GPUMPI_FN static uint64_t gp_small_block(int cls)
+{
+    gp_rank_heap *rh = &gp_self()->heap;
+    if (!rh->free[cls]) gp_drain_remote(rh);
+    if (!rh->free[cls]) {
+        uint64_t size = gp_class_bytes(cls), most = GP_REFILL_BYTES / size;
+        uint64_t k = rh->refill[cls] ? rh->refill[cls] : 1;
+        if (k > most) k = most ? most : 1;
+        uint64_t run = gp_carve(k * size);
+        if (!run) {
+            k = 1; /* the last bytes of the arena */
+            run = gp_carve(size);
+            if (!run) return 0;
+        }
+        rh->refill[cls] = (uint16_t)(k * 2 < most ? k * 2 : most);
+        for (uint64_t i = 0; i < k; i++) {
+            uint64_t b = run + i * size;
+            ((gp_block *)(uintptr_t)b)->cls = (uint16_t)cls;
+            ((gp_block *)(uintptr_t)b)->owner = (uint32_t)gp_thread_rank();
+            *gp_next_of(b) = rh->free[cls];
+            rh->free[cls] = b;
+        }
+    }
+    uint64_t b = rh->free[cls];
+    rh->free[cls] = *gp_next_of(b);
+    return b;
+}
+
+GPUMPI_FN static void gp_big_lock(gp_heap *h)
+{
+    unsigned spins = 0;
+    while (!gp_cas(&h->big_lock, 0, 1)) gp_pause(&spins);
+}
+
+GPUMPI_FN static uint64_t gp_big_block(int cls)
+{
+    gp_heap *h = &gp_w()->heap;
+    gp_big_lock(h);
+    uint64_t b = h->big_free[cls];
+    if (b) h->big_free[cls] = *gp_next_of(b);
+    gp_store_release(&h->big_lock, 0);
+    return b ? b : gp_carve(gp_class_bytes(cls));
+}
+
+/* Once per job: a program that does not check malloc's result would fault
+ * with no clue why. */
+GPUMPI_FN static void gp_report_exhausted(size_t n)
+{
+    gp_heap *h = &gp_w()->heap;
+    if (!gp_cas(&h->warned, 0, 1)) return;
+    char msg[200];
+    int len = gp_snprintf(msg, sizeof msg,
+                          "rank %d: malloc(%zu): the heap is exhausted (%llu bytes shared by all ranks); malloc "
+                          "returns NULL. Raise it with ---gpumpi --heap BYTES\n",
+                          gp_thread_rank(), n, (unsigned long long)h->size);
+    gp_host_call(GP_HOST_WRITE, 2, msg, (size_t)len);
+}
+
+GPUMPI_FN void *gp_malloc(size_t n)
+{
+    int cls = gp_class_of(n);
+    uint64_t b = 0;
+    if (cls < GP_HEAP_CLASSES) b = cls < GP_HEAP_SMALL_CLASSES ? gp_small_block(cls) : gp_big_block(cls);
+    if (!b) {
+        gp_report_exhausted(n);
+        return 0;
+    }
+    gp_block *k = (gp_block *)(uintptr_t)b;
+    k->cls = (uint16_t)cls;
+    k->magic = GP_BLOCK_MAGIC;
+    k->size = n;
+    if (cls >= GP_HEAP_SMALL_CLASSES) k->owner = (uint32_t)gp_thread_rank();
+    return (char *)k + GP_BLOCK_HEADER;
+}
+
+GPUMPI_FN static gp_block *gp_header(void *p, const char *fn)
+{
+    gp_block *k = (gp_block *)((char *)p - GP_BLOCK_HEADER);
+    if (k->magic != GP_BLOCK_MAGIC)
+        gp_fatal(fn, MPI_ERR_OTHER, "%p was not returned by malloc, or was freed twice", p);
+    return k;
+}
+
+GPUMPI_FN void gp_free(void *p)
+{
+    if (!p) return;
+    gp_block *k = gp_header(p, "free");
+    k->magic = 0;
+    uint64_t b = (uint64_t)(uintptr_t)k;
+    int cls = k->cls;
+    if (cls >= GP_HEAP_SMALL_CLASSES) {
+        gp_heap *h = &gp_w()->heap;
+        gp_big_lock(h);
+        *gp_next_of(b) = h->big_free[cls];
+        h->big_free[cls] = b;
+        gp_store_release(&h->big_lock, 0);
+        return;
+    }
+    if (k->owner == (uint32_t)gp_thread_rank()) {
+        gp_rank_heap *rh = &gp_self()->heap;
+        *gp_next_of(b) = rh->free[cls];
+        rh->free[cls] = b;
+        return;
+    }
+    uint64_t *remote = &gp_w()->ranks[k->owner].heap.remote;
+    for (;;) {
+        uint64_t head = gp_load_acquire64(remote);
+        *gp_next_of(b) = head;
+        if (gp_cas64(remote, head, b)) return;
+    }
+}
+
+GPUMPI_FN void *gp_calloc(size_t count, size_t size)
+{
+    if (size && count > (size_t)-1 / size) return 0;
+    void *p = gp_malloc(count * size);
+    if (p) gp_memset(p, 0, count * size);
+    return p;
+}
+
+GPUMPI_FN void *gp_realloc(void *p, size_t n)
+{
+    if (!p) return gp_malloc(n);
+    if (n == 0) {
+        gp_free(p);
+        return 0;
+    }
+    gp_block *k = gp_header(p, "realloc");
+    if (gp_class_bytes(k->cls) - GP_BLOCK_HEADER >= n) { /* still fits */
+        k->size = n;
+        return p;
+    }
+    void *q = gp_malloc(n);
+    if (!q) return 0;
+    gp_memcpy(q, p, k->size);
+    gp_free(p);
+    return q;
+}
