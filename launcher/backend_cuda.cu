@@ -15,8 +15,13 @@
 extern __device__ gp_world *gp_world_ptr;
 extern char **environ;
 
-__global__ void gp_rank_kernel(int nranks)
+/* With `service`, the last block runs the copy service instead of ranks. */
+__global__ void gp_rank_kernel(int nranks, int service)
 {
+    if (service && blockIdx.x == gridDim.x - 1) {
+        gp_copy_service((int)(threadIdx.x / 32));
+        return;
+    }
     int rank = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (rank >= nranks) return;
     gp_globals_bases[threadIdx.x] = gp_world_ptr->globals + (size_t)rank * gp_world_ptr->globals_stride;
@@ -46,11 +51,12 @@ __global__ void gp_globals_init_kernel(const gp_global_slot *slots, int n, char 
 
 /* Refuse a shape that cannot be resident all at once: a rank whose block was
  * never scheduled would leave the others waiting for ever. */
-static int check_coresident(const gp_options *o, const cudaDeviceProp *p)
+static int check_coresident(const gp_options *o, const cudaDeviceProp *p, long long *room)
 {
     int per_sm = 0;
     CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gp_rank_kernel, o->block, rank_smem(o->block)));
     long long max_blocks = (long long)per_sm * p->multiProcessorCount;
+    *room = max_blocks;
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, gp_rank_kernel));
     if (o->verbose)
@@ -165,8 +171,14 @@ int gp_backend_run(gp_options *o, int **codes_out)
     CK(cudaGetDeviceProperties(&p, dev));
     CK(cudaSetDevice(dev));
     gp_shape_ranks(o, 128);
-    int rc = check_coresident(o, &p);
+    long long max_blocks = 0;
+    int rc = check_coresident(o, &p, &max_blocks);
     if (rc) return rc;
+    /* The copy service takes one more block of whole warps, if it fits. */
+    int service = o->block % 32 == 0 && o->grid + 1 <= max_blocks;
+    if (o->verbose)
+        fprintf(stderr, "gpumpi: copy service: %s\n",
+                service ? "one extra block" : "off (no room for one more block of whole warps)");
     CK(cudaDeviceSetLimit(cudaLimitStackSize, o->stack));
 
     int n = o->nranks;
@@ -184,8 +196,9 @@ int gp_backend_run(gp_options *o, int **codes_out)
     hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
     hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
     hw.inbox = (uint64_t *)dev_zalloc(sizeof(uint64_t) * n, "inboxes");
+    if (service) hw.copy_jobs = (gp_copy_job *)dev_zalloc(sizeof(gp_copy_job) * GP_COPY_JOBS, "copy jobs");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
-    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !w) return 1;
+    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || (service && !hw.copy_jobs) || !w) return 1;
     if (setup_globals(&hw, n)) return 1;
     if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
         size_t free_bytes = 0, total = 0;
@@ -213,8 +226,9 @@ int gp_backend_run(gp_options *o, int **codes_out)
      * instead of starting blocks that cannot all be resident. */
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    void *args[] = {&n};
-    CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid), dim3(o->block), args, rank_smem(o->block), s));
+    void *args[] = {&n, &service};
+    CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid + service), dim3(o->block), args,
+                                   rank_smem(o->block), s));
     cudaError_t st;
     while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) gp_host_service_idle(gp_host_service_poll());
     gp_host_service_poll();

@@ -1,28 +1,47 @@
 /* string.h on the device. memcpy moves 16-byte words when both pointers
- * allow it: one thread copying byte by byte is the prior art's 3 MB/s. */
+ * allow it, several at a time: one thread copying byte by byte is the prior
+ * art's 3 MB/s. */
 #include "gpumpi/shim_string.h"
 
-GPUMPI_FN void *gp_memcpy(void *dst, const void *src, size_t n)
+/* The copy loop shared by memcpy (one thread: lane 0 of 1) and the copy
+ * service (a warp: lanes 0..31 of 32, each taking every 32nd word). Eight
+ * loads are in flight before the first store: a lone thread waiting on each
+ * load in turn is what makes single-thread copies slow. */
+GPUMPI_FN void gp_copy_lanes(void *dst, const void *src, size_t n, int lane, int width)
 {
     unsigned char *d = (unsigned char *)dst;
     const unsigned char *s = (const unsigned char *)src;
+    size_t k = (size_t)lane, w = (size_t)width, done = 0;
     if ((((uintptr_t)d | (uintptr_t)s) & 15) == 0) {
         typedef struct { uint64_t a, b; } v16;
-        size_t words = n / 16;
         v16 *dv = (v16 *)d;
         const v16 *sv = (const v16 *)s;
-        for (size_t i = 0; i < words; i++) dv[i] = sv[i];
-        d += words * 16;
-        s += words * 16;
-        n -= words * 16;
+        size_t words = n / 16;
+        for (; k + 7 * w < words; k += 8 * w) {
+            v16 a0 = sv[k], a1 = sv[k + w], a2 = sv[k + 2 * w], a3 = sv[k + 3 * w];
+            v16 a4 = sv[k + 4 * w], a5 = sv[k + 5 * w], a6 = sv[k + 6 * w], a7 = sv[k + 7 * w];
+            dv[k] = a0, dv[k + w] = a1, dv[k + 2 * w] = a2, dv[k + 3 * w] = a3;
+            dv[k + 4 * w] = a4, dv[k + 5 * w] = a5, dv[k + 6 * w] = a6, dv[k + 7 * w] = a7;
+        }
+        for (; k < words; k += w) dv[k] = sv[k];
+        done = words * 16;
     } else if ((((uintptr_t)d | (uintptr_t)s) & 7) == 0) {
+        uint64_t *dv = (uint64_t *)d;
+        const uint64_t *sv = (const uint64_t *)s;
         size_t words = n / 8;
-        for (size_t i = 0; i < words; i++) ((uint64_t *)d)[i] = ((const uint64_t *)s)[i];
-        d += words * 8;
-        s += words * 8;
-        n -= words * 8;
+        for (; k + 3 * w < words; k += 4 * w) {
+            uint64_t a0 = sv[k], a1 = sv[k + w], a2 = sv[k + 2 * w], a3 = sv[k + 3 * w];
+            dv[k] = a0, dv[k + w] = a1, dv[k + 2 * w] = a2, dv[k + 3 * w] = a3;
+        }
+        for (; k < words; k += w) dv[k] = sv[k];
+        done = words * 8;
     }
-    for (size_t i = 0; i < n; i++) d[i] = s[i];
+    for (k = done + (size_t)lane; k < n; k += w) d[k] = s[k];
+}
+
+GPUMPI_FN void *gp_memcpy(void *dst, const void *src, size_t n)
+{
+    gp_copy_lanes(dst, src, n, 0, 1);
     return dst;
 }
 

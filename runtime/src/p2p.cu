@@ -65,7 +65,7 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
     }
     if (m->data != first) {
         if (contiguous)
-            gp_memcpy((void *)m->data, first, bytes);
+            gp_copy((void *)m->data, first, bytes);
         else
             gp_type_pack(buf, count, type, (void *)m->data);
     }
@@ -105,7 +105,7 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
     }
     const void *first;
     if (gp_type_contiguous(type, count, buf, &first))
-        gp_memcpy((void *)first, m->data, n);
+        gp_copy((void *)first, m->data, n);
     else
         gp_type_unpack(m->data, n, buf, count, type);
     if (m->staged) gp_free(m->staged);

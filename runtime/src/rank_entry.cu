@@ -17,6 +17,7 @@ GPUMPI_FN void gp_rank_finish(int code)
     gp_stdio_flush_rank();
     w->exit_codes[r] = code;
     gp_store_release(&w->exited[r], 1);
+    gp_fetch_add(&w->ranks_done, 1);
 }
 
 extern "C" GPUMPI_FN void gp_rank_run(void)

@@ -114,6 +114,10 @@ GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
 GPUMPI_FN int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok);
 GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes);
 
+/* Copies n bytes, with the copy service's warps when it is large and both
+ * ends are memory they can reach (copy_service.cu). */
+GPUMPI_FN void gp_copy(void *dst, const void *src, size_t n);
+
 /* Host calls (host_call.cu): a request to the launcher's host service. */
 GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len);
 

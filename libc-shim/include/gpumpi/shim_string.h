@@ -5,6 +5,8 @@
 
 #include "gpumpi/platform.h"
 
+/* Lane `lane` of `width` threads copying together does its share. */
+GPUMPI_FN void gp_copy_lanes(void *dst, const void *src, size_t n, int lane, int width);
 GPUMPI_FN void *gp_memcpy(void *dst, const void *src, size_t n);
 GPUMPI_FN void *gp_memmove(void *dst, const void *src, size_t n);
 GPUMPI_FN void *gp_memset(void *dst, int c, size_t n);

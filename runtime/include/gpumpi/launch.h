@@ -10,6 +10,9 @@ extern "C" {
 
 /* Run the calling rank to completion (rank id from the platform layer). */
 GPUMPI_FN void gp_rank_run(void);
+/* What the copy service's warps run (numbered 0, 1, ...), until every rank
+ * has returned. */
+GPUMPI_FN void gp_copy_service(int warp);
 
 #ifdef __cplusplus
 }

@@ -105,6 +105,22 @@ static inline uint64_t gp_sys_load_acquire64(uint64_t *p) { return __atomic_load
 static inline void gp_sys_store_release64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 #endif
 
+/* A warp of threads working together (the copy service): lane id, width,
+ * and a value from lane 0. On the threads backend a "warp" is one thread. */
+#if defined(GPUMPI_CUDA)
+__device__ static __forceinline__ int gp_lane_id(void) { return (int)(threadIdx.x & 31); }
+__device__ static __forceinline__ int gp_warp_width(void) { return 32; }
+__device__ static __forceinline__ uint64_t gp_warp_bcast64(uint64_t v) { return __shfl_sync(0xffffffffu, v, 0); }
+__device__ static __forceinline__ void gp_warp_sync(void) { __syncwarp(); }
+__device__ static __forceinline__ void gp_fence(void) { __threadfence(); }
+#else
+static inline int gp_lane_id(void) { return 0; }
+static inline int gp_warp_width(void) { return 1; }
+static inline uint64_t gp_warp_bcast64(uint64_t v) { return v; }
+static inline void gp_warp_sync(void) {}
+static inline void gp_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+#endif
+
 /* Back off while waiting for another rank. On the GPU a short sleep frees
  * issue slots for the warps doing work; on the threads backend a waiting rank
  * must give up its core (CI runs 64 ranks on 2 cores). */

@@ -38,6 +38,20 @@ typedef struct gp_heap {
     uint64_t big_free[GP_HEAP_CLASSES];
 } gp_heap;
 
+/* The copy service (copy_service.cu): jobs a rank posts and service warps
+ * carry out chunk by chunk. */
+#define GP_COPY_JOBS 64
+#define GP_COPY_CHUNK (64u << 10)
+
+typedef struct gp_copy_job {
+    uint32_t busy;        /* a rank holds this job */
+    uint32_t chunks_done; /* chunks copied so far */
+    uint64_t work;        /* generation:24 | chunks:20 | next chunk to take:20 */
+    const char *src;
+    char *dst;
+    uint64_t bytes;
+} gp_copy_job;
+
 enum gp_slot_state {
     GP_SLOT_FREE = 0,   /* the sender may fill it */
     GP_SLOT_QUEUED = 1, /* in the receiver's unexpected queue */
@@ -114,6 +128,8 @@ typedef struct gp_world {
     char *globals;           /* per-rank copies of the program's globals: */
     size_t globals_stride;   /* rank r's block starts at globals + r * stride */
     gp_heap heap;            /* the launcher sets base and size (--heap) */
+    gp_copy_job *copy_jobs;  /* GP_COPY_JOBS entries; NULL: no copy service */
+    uint32_t ranks_done;     /* ranks that have returned (the copy service stops at nranks) */
     char processor_name[256];
 } gp_world;
 
