@@ -27,6 +27,7 @@ GPUMPI_FN static void gp_coll_recv(const char *fn, MPI_Comm comm, void *buf, siz
 GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
 {
     GP_TRY(gp_comm_check("MPI_Barrier", comm));
+    if (gp_shm_barrier(comm)) return MPI_SUCCESS;
     int n = gp_comm_size(comm), me = gp_comm_rank(comm);
     char token = 0;
     for (int dist = 1; dist < n; dist <<= 1) {
@@ -106,6 +107,12 @@ GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
 GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm)
 {
+    GP_TRY(gp_comm_check("MPI_Allreduce", comm));
+    GP_TRY(gp_type_check(comm, "MPI_Allreduce", datatype, count));
+    if (gp_reduce_apply(op, datatype, 0, 0, 0) != MPI_SUCCESS)
+        return gp_err(comm, "MPI_Allreduce", MPI_ERR_OP, "operation %d is not defined for datatype %d", (int)op,
+                      (int)datatype);
+    if (gp_shm_allreduce(sendbuf, recvbuf, count, datatype, op, comm)) return MPI_SUCCESS;
     int in_place_leaf = sendbuf == MPI_IN_PLACE && gp_comm_rank(comm) != 0;
     MPI_Reduce(in_place_leaf ? recvbuf : sendbuf, recvbuf, count, datatype, op, 0, comm);
     return MPI_Bcast(recvbuf, count, datatype, 0, comm);

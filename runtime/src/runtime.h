@@ -114,6 +114,14 @@ GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
 GPUMPI_FN int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok);
 GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes);
 
+/* Shared-memory fast paths for collectives over MPI_COMM_WORLD
+ * (shm_collectives.cu): 1 when done, 0 when the call is not one they take
+ * (another communicator, a user op, more than a few elements). Arguments
+ * are already checked. */
+GPUMPI_FN int gp_shm_barrier(MPI_Comm comm);
+GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+                               MPI_Comm comm);
+
 /* Copies n bytes, with the copy service's warps when it is large and both
  * ends are memory they can reach (copy_service.cu). */
 GPUMPI_FN void gp_copy(void *dst, const void *src, size_t n);

@@ -16,6 +16,7 @@
 #if defined(__CUDACC__) && !defined(GPUMPI_BACKEND_THREADS)
 #define GPUMPI_CUDA 1
 #define GPUMPI_FN __device__
+#define GPUMPI_HD __host__ __device__ /* also called by the launcher */
 #define GPUMPI_VAR __device__
 /* nvcc 13 miscompiles a variadic device function inlined into its caller
  * (ptxas: "Unknown symbol '%VAParam'"): keep every variadic one out of line. */
@@ -30,11 +31,13 @@
 #define __noinline__ __attribute__((noinline))
 #endif
 #define GPUMPI_FN
+#define GPUMPI_HD
 #define GPUMPI_VAR
 #define GPUMPI_VARIADIC_FN
 #else
 /* plain C parse of user code: no bodies below are used */
 #define GPUMPI_FN
+#define GPUMPI_HD
 #define GPUMPI_VAR
 #define GPUMPI_VARIADIC_FN
 #endif

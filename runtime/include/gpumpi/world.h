@@ -52,6 +52,39 @@ typedef struct gp_copy_job {
     uint64_t bytes;
 } gp_copy_job;
 
+/* The shared-memory combining tree for collectives over MPI_COMM_WORLD
+ * (shm_collectives.cu): level 0 has one input per rank, each node combines
+ * up to GP_TREE_FANIN inputs into one input of the level above. */
+#define GP_TREE_FANIN 32
+#define GP_TREE_BYTES 64 /* the most data one rank puts in (8 doubles) */
+
+typedef struct gp_tree {
+    uint32_t generation; /* collectives completed: waiters watch it change */
+    uint32_t *counts;    /* arrivals at every node, level after level */
+    char *values;        /* GP_TREE_BYTES per input, level after level */
+    uint64_t result[GP_TREE_BYTES / 8];
+} gp_tree;
+
+/* Inputs at `level` of a tree over n ranks (1 at the top). */
+GPUMPI_HD static inline int gp_tree_inputs(int n, int level)
+{
+    for (int l = 0; l < level; l++) n = (n + GP_TREE_FANIN - 1) / GP_TREE_FANIN;
+    return n;
+}
+
+/* How many inputs (and nodes: one fewer level) the whole tree has. */
+GPUMPI_HD static inline void gp_tree_size(int n, size_t *inputs, size_t *nodes)
+{
+    *inputs = 0;
+    *nodes = 0;
+    for (int l = 0;; l++) {
+        int in = gp_tree_inputs(n, l);
+        *inputs += (size_t)in;
+        if (in <= 1) break;
+        *nodes += (size_t)gp_tree_inputs(n, l + 1);
+    }
+}
+
 enum gp_slot_state {
     GP_SLOT_FREE = 0,   /* the sender may fill it */
     GP_SLOT_QUEUED = 1, /* in the receiver's unexpected queue */
@@ -128,6 +161,7 @@ typedef struct gp_world {
     char *globals;           /* per-rank copies of the program's globals: */
     size_t globals_stride;   /* rank r's block starts at globals + r * stride */
     gp_heap heap;            /* the launcher sets base and size (--heap) */
+    gp_tree tree;            /* MPI_COMM_WORLD's combining tree; the launcher allocates it */
     gp_copy_job *copy_jobs;  /* GP_COPY_JOBS entries; NULL: no copy service */
     uint32_t ranks_done;     /* ranks that have returned (the copy service stops at nranks) */
     char processor_name[256];
