@@ -23,7 +23,7 @@
 
 #define MAX_REPS 32
 enum { OP_BARRIER, OP_BCAST, OP_REDUCE, OP_ALLREDUCE, NOPS };
-static const char *op_names[NOPS] = {"barrier", "bcast8", "reduce8", "allreduce8"};
+static const char *const op_names[NOPS] = {"barrier", "bcast8", "reduce8", "allreduce8"};
 
 static void fail_value(const char *op, long call, double got, double want)
 {

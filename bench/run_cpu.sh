@@ -9,7 +9,7 @@
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 CC_=${1:-mpicc}
 DIR=${2:-bench_cpu_out}
-[ $# -gt 2 ] && shift 2 || set -- 2 16
+if [ $# -gt 2 ]; then shift 2; else set -- 2 16; fi
 command -v "$CC_" >/dev/null || { echo "skipped: no $CC_ on this machine"; exit 77; }
 . "$SRC/bench/bench_lib.sh"
 bench_init "$DIR" "${BENCH_BUDGET_S:-0}"
