@@ -47,7 +47,7 @@ done
         bench_run $G ${n}ranks 90 "$B/collectives" $CO_ARGS ---gpumpi -v -n $n
     done
     if [ -z "$MAX" ]; then
-        MAX=$("$B/collectives" ---gpumpi -g 1000000 -b 128 2>&1 | sed -n 's/.*Use at most \([0-9]*\) ranks.*/\1/p')
+        MAX=$(timeout -k 5 30 "$B/collectives" ---gpumpi -g 1000000 -b 128 2>&1 | sed -n 's/.*Use at most \([0-9]*\) ranks.*/\1/p')
         echo "largest co-resident rank count in blocks of 128: ${MAX:-unknown}" | tee -a "$BENCH_LOG"
     fi
     # at the largest count, fixed small call counts: 2 warm-up and 3 x 3 timed calls per operation
