@@ -1,0 +1,18 @@
+#!/bin/sh
+# The benchmarks build for the GPU (nvcc, sm_90 machine code): what
+# bench/build_gpu_binaries.sh makes for bench/gpu_run.sh. Exit 77 (skipped)
+# when gpumpi was configured without the CUDA toolkit.
+#   gpu_build.sh BUILD_DIR SOURCE_DIR
+BUILD=$1 SRC=$2
+. "$SRC/tests/e2e/checks.sh"
+if grep -q '^#define GPUMPI_NVCC ""' "$BUILD/driver/gpumpi_config.h"; then
+    echo "skipped: the CUDA toolkit (nvcc) was not found when gpumpi was configured"
+    exit 77
+fi
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+for p in pingpong collectives msgrate; do
+    "$BUILD/bin/gpumpicc" -O2 "$SRC/bench/$p.c" -o "$W/$p" || fail "gpumpicc could not build bench/$p.c for the GPU"
+    python3 "$SRC/tests/gpu/fatbin_contents.py" "$W/$p" | grep -qx "elf sm_90" || fail "$p has no sm_90 machine code"
+    note "built bench/$p.c for the GPU"
+done
