@@ -12,7 +12,7 @@
 #include "gpumpi/launch.h"
 #include "host_service.h"
 
-extern __device__ gp_world *gp_world_ptr;
+extern __constant__ gp_world *gp_world_ptr;
 extern char **environ;
 
 /* With `service`, the last block runs the copy service instead of ranks. */
@@ -196,10 +196,10 @@ int gp_backend_run(gp_options *o, int **codes_out)
     hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
     hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
     hw.inbox = (uint64_t *)dev_zalloc(sizeof(uint64_t) * n, "inboxes");
-    size_t tree_inputs, tree_nodes;
-    gp_tree_size(n, &tree_inputs, &tree_nodes);
-    hw.tree.values = (char *)dev_zalloc(tree_inputs * GP_TREE_BYTES, "the collectives tree");
-    hw.tree.counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * (tree_nodes + 1), "the collectives tree");
+    gp_tree_layout(&hw.tree, n);
+    hw.tree.values = (char *)dev_zalloc((size_t)hw.tree.all_inputs * GP_TREE_BYTES, "the collectives tree");
+    hw.tree.counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * 2 * ((size_t)hw.tree.nodes + 1), "the collectives tree");
+    hw.tree.release = hw.tree.counts ? hw.tree.counts + hw.tree.nodes + 1 : NULL;
     if (service) hw.copy_jobs = (gp_copy_job *)dev_zalloc(sizeof(gp_copy_job) * GP_COPY_JOBS, "copy jobs");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
     if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !hw.tree.values || !hw.tree.counts || (service && !hw.copy_jobs) || !w) return 1;

@@ -90,10 +90,10 @@ int gp_backend_run(gp_options *o, int **codes_out)
     w->exit_codes = zalloc(sizeof(int) * n);
     w->exited = zalloc(sizeof(uint32_t) * n);
     w->inbox = zalloc(sizeof(uint64_t) * n);
-    size_t tree_inputs, tree_nodes;
-    gp_tree_size(n, &tree_inputs, &tree_nodes);
-    w->tree.values = zalloc(tree_inputs * GP_TREE_BYTES);
-    w->tree.counts = zalloc(sizeof(uint32_t) * (tree_nodes + 1));
+    gp_tree_layout(&w->tree, n);
+    w->tree.values = zalloc((size_t)w->tree.all_inputs * GP_TREE_BYTES);
+    w->tree.counts = zalloc(sizeof(uint32_t) * 2 * ((size_t)w->tree.nodes + 1));
+    w->tree.release = w->tree.counts + w->tree.nodes + 1;
     w->host_cells = zalloc(sizeof(gp_host_cell) * GP_HOST_CELLS);
     gp_host_service_init(w->host_cells);
     struct timespec ts;

@@ -52,11 +52,11 @@ GPUMPI_FN static uint64_t *gp_next_of(uint64_t b) { return (uint64_t *)(uintptr_
 GPUMPI_FN static uint64_t gp_carve(uint64_t bytes)
 {
     gp_heap *h = &gp_w()->heap;
-    uint64_t top = gp_load_acquire64(&h->top);
+    uint64_t top = gp_load_relaxed64(&h->top);
     for (;;) {
         if (top + bytes > h->size) return 0;
         if (gp_cas64(&h->top, top, top + bytes)) return (uint64_t)(uintptr_t)h->base + top;
-        top = gp_load_acquire64(&h->top);
+        top = gp_load_relaxed64(&h->top);
     }
 }
 
@@ -179,9 +179,9 @@ GPUMPI_FN void gp_free(void *p)
     }
     uint64_t *remote = &gp_w()->ranks[k->owner].heap.remote;
     for (;;) {
-        uint64_t head = gp_load_acquire64(remote);
+        uint64_t head = gp_load_relaxed64(remote);
         *gp_next_of(b) = head;
-        if (gp_cas64(remote, head, b)) return;
+        if (gp_cas64_release(remote, head, b)) return;
     }
 }
 

@@ -43,7 +43,8 @@ GPUMPI_FN void gp_copy(void *dst, const void *src, size_t n)
     /* publishing the work word hands the job to the service */
     gp_exchange64(&job->work, (gen << (2 * GP_WORK_BITS)) | (chunks << GP_WORK_BITS));
     unsigned spins = 0;
-    while (gp_load_acquire(&job->chunks_done) < chunks) gp_pause(&spins);
+    while (gp_load_relaxed(&job->chunks_done) < chunks) gp_pause(&spins);
+    gp_fence_acquire();
     gp_store_release(&job->busy, 0);
 }
 
@@ -53,7 +54,7 @@ GPUMPI_FN static int64_t gp_take_chunk(gp_copy_job *j)
     int64_t got = -1;
     if (gp_lane_id() == 0) {
         for (;;) {
-            uint64_t w = gp_load_acquire64(&j->work);
+            uint64_t w = gp_load_relaxed64(&j->work);
             uint64_t next = w & GP_WORK_MASK, chunks = (w >> GP_WORK_BITS) & GP_WORK_MASK;
             if (next >= chunks) break;
             if (gp_cas64(&j->work, w, w + 1)) {
@@ -89,7 +90,7 @@ extern "C" GPUMPI_FN void gp_copy_service(int warp)
         if (worked) {
             spins = 0;
         } else {
-            if (gp_load_acquire(&w->ranks_done) >= (uint32_t)w->nranks) return;
+            if (gp_load_relaxed(&w->ranks_done) >= (uint32_t)w->nranks) return;
             gp_pause(&spins);
         }
     }

@@ -3,7 +3,7 @@
 #include "gpumpi/format.h"
 #include "gpumpi/shim_string.h"
 
-GPUMPI_VAR gp_world *gp_world_ptr;
+GPUMPI_CONST_VAR gp_world *gp_world_ptr;
 
 GPUMPI_FN int MPI_Init(int *argc, char ***argv)
 {

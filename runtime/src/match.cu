@@ -13,9 +13,9 @@ GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m)
     uint64_t *inbox = &gp_w()->inbox[dest_world];
     uint64_t mine = (uint64_t)(uintptr_t)m;
     for (;;) {
-        uint64_t head = gp_load_acquire64(inbox);
+        uint64_t head = gp_load_relaxed64(inbox);
         m->next = (gp_msg *)(uintptr_t)head;
-        if (gp_cas64(inbox, head, mine)) return;
+        if (gp_cas64_release(inbox, head, mine)) return;
     }
 }
 
@@ -23,7 +23,7 @@ GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m)
 GPUMPI_FN static void gp_drain_inbox(gp_rank *r)
 {
     uint64_t *inbox = &gp_w()->inbox[gp_thread_rank()];
-    if (!gp_load_acquire64(inbox)) return;
+    if (!gp_load_relaxed64(inbox)) return;
     gp_msg *m = (gp_msg *)(uintptr_t)gp_exchange64(inbox, 0), *oldest = 0;
     while (m) { /* newest first: reverse */
         gp_msg *next = m->next;
@@ -53,7 +53,7 @@ GPUMPI_FN void gp_arrival_wait(uint32_t mark, unsigned *spins)
     gp_rank *r = gp_self();
     uint64_t *inbox = &gp_w()->inbox[gp_thread_rank()];
     if (r->arrived != mark) return; /* already here, not yet looked at */
-    while (!gp_load_acquire64(inbox)) gp_pause(spins);
+    while (!gp_load_relaxed64(inbox)) gp_pause(spins); /* the drain's exchange acquires */
 }
 
 GPUMPI_FN static int gp_matches(const gp_msg *m, int src_world, int tag, int ctx)

@@ -1,69 +1,56 @@
 /* Barrier and small allreduce over MPI_COMM_WORLD through shared memory,
  * not messages: every rank is a thread of one GPU, so a combining tree of
- * arrival counters (fan-in 32) reaches the top in log32(n) atomic steps,
- * and waiters watch one generation word. 270,000 ranks are four levels.
+ * arrival counters (fan-in 32) reaches the top in log32(n) atomic steps.
+ * 270,000 ranks are four levels.
  * Each node is combined by its last arriver, always in input order, so a
  * floating-point sum is the same from run to run whatever the timing. */
 #include "runtime.h"
 #include "gpumpi/shim_string.h"
 
-GPUMPI_FN static size_t gp_tree_value_base(int n, int level)
-{
-    size_t off = 0;
-    for (int l = 0; l < level; l++) off += (size_t)gp_tree_inputs(n, l);
-    return off;
-}
-
-GPUMPI_FN static size_t gp_tree_node_base(int n, int level)
-{
-    size_t off = 0;
-    for (int l = 0; l < level; l++) off += (size_t)gp_tree_inputs(n, l + 1);
-    return off;
-}
-
 /* Runs one collective on the tree: every rank puts in `bytes` bytes (count
- * elements of t) and gets back their reduction by op; bytes == 0 is a barrier. */
+ * elements of t) and gets back their reduction by op; bytes == 0 is a
+ * barrier. The last arriver at a node carries it up; the others wait on
+ * that node's release word, so waiters spread over many words rather than
+ * all polling one. Releases go back down each carrier's path. */
 GPUMPI_FN static void gp_tree_run(const void *in, void *out, int count, MPI_Datatype t, MPI_Op op, size_t bytes)
 {
-    gp_world *w = gp_w();
-    gp_tree *tr = &w->tree;
-    int n = w->nranks, idx = gp_thread_rank();
-    uint32_t gen = gp_load_acquire(&tr->generation); /* before arriving: the top bumps it after */
+    gp_tree *tr = &gp_w()->tree;
+    uint32_t idx = (uint32_t)gp_thread_rank(), path[GP_TREE_LEVELS];
+    int carried = 0, top = 1;
+    uint32_t gen = tr->levels ? gp_load_relaxed(&tr->release[idx >> GP_TREE_FANIN_BITS]) : 0;
     char *acc = tr->values + (size_t)idx * GP_TREE_BYTES;
     if (bytes) gp_memcpy(acc, in, bytes);
-    int top = 1;
-    for (int level = 0; gp_tree_inputs(n, level) > 1; level++) {
-        int inputs = gp_tree_inputs(n, level), node = idx / GP_TREE_FANIN;
-        int first = node * GP_TREE_FANIN, members = inputs - first < GP_TREE_FANIN ? inputs - first : GP_TREE_FANIN;
-        uint32_t *count_at = &tr->counts[gp_tree_node_base(n, level) + (size_t)node];
-        if (gp_fetch_add(count_at, 1) != (uint32_t)members - 1) {
-            top = 0; /* someone else carries this node up */
+    for (int level = 0; level < tr->levels; level++) {
+        uint32_t node = idx >> GP_TREE_FANIN_BITS, first = node << GP_TREE_FANIN_BITS;
+        uint32_t members = tr->inputs[level] - first < GP_TREE_FANIN ? tr->inputs[level] - first : GP_TREE_FANIN;
+        uint32_t at = tr->node_base[level] + node;
+        if (gp_fetch_add(&tr->counts[at], 1) != members - 1) {
+            unsigned spins = 0; /* someone else carries this node up */
+            while (gp_load_relaxed(&tr->release[at]) == gen) gp_pause(&spins);
+            gp_fence_acquire();
+            top = 0;
             break;
         }
-        *count_at = 0; /* published by the release steps above us */
-        char *level_values = tr->values + gp_tree_value_base(n, level) * GP_TREE_BYTES;
-        char *up = tr->values + (gp_tree_value_base(n, level + 1) + (size_t)node) * GP_TREE_BYTES;
-        if (bytes) { /* up = v[first] op (v[first+1] op (... op v[last])) */
-            gp_memcpy(up, level_values + (size_t)(first + members - 1) * GP_TREE_BYTES, bytes);
-            for (int k = members - 2; k >= 0; k--)
-                gp_reduce_apply(op, t, level_values + (size_t)(first + k) * GP_TREE_BYTES, up, count);
+        tr->counts[at] = 0; /* published by the release steps above us */
+        char *below = tr->values + ((size_t)tr->value_base[level] + first) * GP_TREE_BYTES;
+        char *up = tr->values + ((size_t)tr->value_base[level + 1] + node) * GP_TREE_BYTES;
+        if (bytes) { /* up = v[0] op (v[1] op (... op v[members-1])) */
+            gp_memcpy(up, below + (size_t)(members - 1) * GP_TREE_BYTES, bytes);
+            for (int k = (int)members - 2; k >= 0; k--)
+                gp_reduce_apply(op, t, below + (size_t)k * GP_TREE_BYTES, up, count);
         }
         acc = up;
         idx = node;
+        path[carried++] = at;
     }
-    if (top) {
-        if (bytes) gp_memcpy(tr->result, acc, bytes);
-        gp_store_release(&tr->generation, gen + 1);
-    } else {
-        unsigned spins = 0;
-        while (gp_load_acquire(&tr->generation) == gen) gp_pause(&spins);
-    }
+    if (top && bytes) gp_memcpy(tr->result, acc, bytes);
+    while (carried > 0) gp_store_release(&tr->release[path[--carried]], gen + 1);
     if (bytes) gp_memcpy(out, tr->result, bytes);
 }
 
 GPUMPI_FN int gp_shm_barrier(MPI_Comm comm)
 {
-    if (comm != MPI_COMM_WORLD || !gp_w()->tree.counts) return 0;
+    if (comm != MPI_COMM_WORLD || !gp_w()->tree.values) return 0;
     gp_tree_run(0, 0, 0, MPI_BYTE, MPI_OP_NULL, 0);
     return 1;
 }
@@ -71,7 +58,7 @@ GPUMPI_FN int gp_shm_barrier(MPI_Comm comm)
 GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
                                MPI_Comm comm)
 {
-    if (comm != MPI_COMM_WORLD || !gp_w()->tree.counts || op > MPI_BXOR || gp_type_basic(t) != t) return 0;
+    if (comm != MPI_COMM_WORLD || !gp_w()->tree.values || op > MPI_BXOR || gp_type_basic(t) != t) return 0;
     size_t bytes = (size_t)count * (size_t)gp_type_size(t);
     if (bytes == 0 || bytes > GP_TREE_BYTES) return 0;
     gp_tree_run(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, t, op, bytes);

@@ -18,6 +18,9 @@
 #define GPUMPI_FN __device__
 #define GPUMPI_HD __host__ __device__ /* also called by the launcher */
 #define GPUMPI_VAR __device__
+/* Read-only while the ranks run, and read on every call: constant memory,
+ * which no acquire fence evicts (an acquire at device scope empties L1). */
+#define GPUMPI_CONST_VAR __constant__
 /* nvcc 13 miscompiles a variadic device function inlined into its caller
  * (ptxas: "Unknown symbol '%VAParam'"): keep every variadic one out of line. */
 #define GPUMPI_VARIADIC_FN __device__ __noinline__
@@ -33,12 +36,14 @@
 #define GPUMPI_FN
 #define GPUMPI_HD
 #define GPUMPI_VAR
+#define GPUMPI_CONST_VAR
 #define GPUMPI_VARIADIC_FN
 #else
 /* plain C parse of user code: no bodies below are used */
 #define GPUMPI_FN
 #define GPUMPI_HD
 #define GPUMPI_VAR
+#define GPUMPI_CONST_VAR
 #define GPUMPI_VARIADIC_FN
 #endif
 
@@ -80,6 +85,16 @@ __device__ static __forceinline__ int gp_cas(uint32_t *p, uint32_t expect, uint3
 {
     return GP_DEV_REF(uint32_t, p).compare_exchange_strong(expect, want, GP_ACQREL, GP_ACQ);
 }
+/* Polling: relaxed loads (an acquire load at device scope empties the SM's
+ * L1 for every thread on it), then one acquire fence once the awaited value
+ * is seen. Publishing: release-only read-modify-writes. */
+__device__ static __forceinline__ uint32_t gp_load_relaxed(uint32_t *p) { return GP_DEV_REF(uint32_t, p).load(GP_RLX); }
+__device__ static __forceinline__ uint64_t gp_load_relaxed64(uint64_t *p) { return GP_DEV_REF(uint64_t, p).load(GP_RLX); }
+__device__ static __forceinline__ void gp_fence_acquire(void) { cuda::atomic_thread_fence(GP_ACQ, cuda::thread_scope_device); }
+__device__ static __forceinline__ int gp_cas64_release(uint64_t *p, uint64_t expect, uint64_t want)
+{
+    return GP_DEV_REF(uint64_t, p).compare_exchange_strong(expect, want, GP_REL, GP_RLX);
+}
 __device__ static __forceinline__ uint64_t gp_load_acquire64(uint64_t *p) { return GP_DEV_REF(uint64_t, p).load(GP_ACQ); }
 __device__ static __forceinline__ uint64_t gp_exchange64(uint64_t *p, uint64_t v) { return GP_DEV_REF(uint64_t, p).exchange(v, GP_ACQREL); }
 __device__ static __forceinline__ int gp_cas64(uint64_t *p, uint64_t expect, uint64_t want)
@@ -97,6 +112,13 @@ static inline uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return __atomic
 static inline int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
 {
     return __atomic_compare_exchange_n(p, &expect, want, 0, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE);
+}
+static inline uint32_t gp_load_relaxed(uint32_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline uint64_t gp_load_relaxed64(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_RELAXED); }
+static inline void gp_fence_acquire(void) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
+static inline int gp_cas64_release(uint64_t *p, uint64_t expect, uint64_t want)
+{
+    return __atomic_compare_exchange_n(p, &expect, want, 0, __ATOMIC_RELEASE, __ATOMIC_RELAXED);
 }
 static inline uint64_t gp_load_acquire64(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline uint64_t gp_exchange64(uint64_t *p, uint64_t v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }

@@ -55,34 +55,41 @@ typedef struct gp_copy_job {
 /* The shared-memory combining tree for collectives over MPI_COMM_WORLD
  * (shm_collectives.cu): level 0 has one input per rank, each node combines
  * up to GP_TREE_FANIN inputs into one input of the level above. */
-#define GP_TREE_FANIN 32
+#define GP_TREE_FANIN_BITS 5
+#define GP_TREE_FANIN (1 << GP_TREE_FANIN_BITS)
 #define GP_TREE_BYTES 64 /* the most data one rank puts in (8 doubles) */
+#define GP_TREE_LEVELS 8
 
 typedef struct gp_tree {
-    uint32_t generation; /* collectives completed: waiters watch it change */
-    uint32_t *counts;    /* arrivals at every node, level after level */
-    char *values;        /* GP_TREE_BYTES per input, level after level */
+    int levels;                             /* node levels (0 for one rank) */
+    uint32_t inputs[GP_TREE_LEVELS + 1];    /* inputs at each level */
+    uint32_t node_base[GP_TREE_LEVELS];     /* first node of each level */
+    uint32_t value_base[GP_TREE_LEVELS + 1];/* first input of each level */
+    uint32_t nodes, all_inputs;             /* totals */
+    uint32_t *counts;    /* arrivals at each node */
+    uint32_t *release;   /* collectives completed, per node: its waiters watch it */
+    char *values;        /* GP_TREE_BYTES per input */
     uint64_t result[GP_TREE_BYTES / 8];
 } gp_tree;
 
-/* Inputs at `level` of a tree over n ranks (1 at the top). */
-GPUMPI_HD static inline int gp_tree_inputs(int n, int level)
+/* The tree's shape for n ranks (the launcher then allocates its arrays). */
+GPUMPI_HD static inline void gp_tree_layout(gp_tree *t, int n)
 {
-    for (int l = 0; l < level; l++) n = (n + GP_TREE_FANIN - 1) / GP_TREE_FANIN;
-    return n;
-}
-
-/* How many inputs (and nodes: one fewer level) the whole tree has. */
-GPUMPI_HD static inline void gp_tree_size(int n, size_t *inputs, size_t *nodes)
-{
-    *inputs = 0;
-    *nodes = 0;
-    for (int l = 0;; l++) {
-        int in = gp_tree_inputs(n, l);
-        *inputs += (size_t)in;
-        if (in <= 1) break;
-        *nodes += (size_t)gp_tree_inputs(n, l + 1);
+    uint32_t in = (uint32_t)n, nodes = 0, inputs = 0;
+    int l = 0;
+    for (; in > 1 && l < GP_TREE_LEVELS; l++) {
+        t->inputs[l] = in;
+        t->value_base[l] = inputs;
+        t->node_base[l] = nodes;
+        inputs += in;
+        in = (in + GP_TREE_FANIN - 1) >> GP_TREE_FANIN_BITS;
+        nodes += in;
     }
+    t->levels = l;
+    t->inputs[l] = in;
+    t->value_base[l] = inputs;
+    t->nodes = nodes;
+    t->all_inputs = inputs + 1;
 }
 
 enum gp_slot_state {
@@ -168,7 +175,7 @@ typedef struct gp_world {
 } gp_world;
 
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
-extern GPUMPI_VAR gp_world *gp_world_ptr;
+extern GPUMPI_CONST_VAR gp_world *gp_world_ptr;
 #endif
 
 #endif

@@ -1,0 +1,87 @@
+/* Small allreduces and barriers back to back over MPI_COMM_WORLD (the
+ * shared-memory tree's territory): every predefined arithmetic and logical
+ * op on int and double, counts 1 to 8, in place and not, repeated so that a
+ * rank racing into the next call would corrupt a result. Double sums must
+ * be bitwise the same on every rank and every repetition. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+static int errors, rank, size;
+
+#define CHECK(cond, ...)                         \
+    do {                                         \
+        if (!(cond)) {                           \
+            if (errors++ < 5) {                  \
+                printf("rank %d: FAILED: ", rank); \
+                printf(__VA_ARGS__);             \
+                printf("\n");                    \
+            }                                    \
+        }                                        \
+    } while (0)
+
+static void ints(int rep)
+{
+    for (int count = 1; count <= 8; count++) {
+        int in[8], out[8], want_sum[8], want_max[8], want_min[8];
+        for (int i = 0; i < count; i++) {
+            in[i] = (rank + 1) * (i + 1) + rep;
+            want_sum[i] = (i + 1) * size * (size + 1) / 2 + rep * size;
+            want_max[i] = size * (i + 1) + rep;
+            want_min[i] = (i + 1) + rep;
+        }
+        MPI_Allreduce(in, out, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(!memcmp(out, want_sum, sizeof(int) * count), "int sum, count %d, rep %d: got %d want %d", count, rep,
+              out[0], want_sum[0]);
+        MPI_Allreduce(in, out, count, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        CHECK(!memcmp(out, want_max, sizeof(int) * count), "int max, count %d", count);
+        memcpy(out, in, sizeof in);
+        MPI_Allreduce(MPI_IN_PLACE, out, count, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+        CHECK(!memcmp(out, want_min, sizeof(int) * count), "int min in place, count %d", count);
+        int flag = rank % 2, any, all;
+        MPI_Allreduce(&flag, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+        MPI_Allreduce(&flag, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+        CHECK(any == (size > 1) && all == 0, "lor/land: %d %d", any, all);
+        unsigned bits = 1u << (rank % 32), orr;
+        MPI_Allreduce(&bits, &orr, 1, MPI_UNSIGNED, MPI_BOR, MPI_COMM_WORLD);
+        CHECK(orr == (size >= 32 ? 0xffffffffu : (1u << size) - 1), "bor: %x", orr);
+    }
+}
+
+static void doubles(int rep, double first[8])
+{
+    double in[8], out[8];
+    for (int i = 0; i < 8; i++) in[i] = (rank % 3 ? 1e-3 : 1e12) / (rank + 1 + i) + rep * 0.0;
+    MPI_Allreduce(in, out, 8, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    if (rep == 0) memcpy(first, out, sizeof out);
+    CHECK(!memcmp(first, out, sizeof out), "double sum differs from the first repetition (rep %d)", rep);
+    double everyone[8]; /* every rank has the same bits */
+    MPI_Allreduce(out, everyone, 8, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(!memcmp(everyone, out, sizeof out), "double sum differs between ranks");
+    double p = rank == 0 ? 2.0 : 1.0, prod;
+    MPI_Allreduce(&p, &prod, 1, MPI_DOUBLE, MPI_PROD, MPI_COMM_WORLD);
+    CHECK(prod == 2.0, "double prod %g", prod);
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    double first[8];
+    for (int rep = 0; rep < 8; rep++) {
+        ints(rep);
+        MPI_Barrier(MPI_COMM_WORLD);
+        doubles(rep, first);
+    }
+    int all = 0;
+    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    if (rank == 0) {
+        if (all == 0)
+            printf(" No Errors\n");
+        else
+            printf(" Found %d errors\n", all);
+    }
+    MPI_Finalize();
+    return 0;
+}
