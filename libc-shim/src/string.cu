@@ -25,6 +25,12 @@ GPUMPI_FN void gp_copy_lanes(void *dst, const void *src, size_t n, int lane, int
         }
         for (; k < words; k += w) dv[k] = sv[k];
         done = words * 16;
+        if (n - done >= 8 && lane == 0) { /* a last 8-byte word */
+            *(uint64_t *)(d + done) = *(const uint64_t *)(s + done);
+            done += 8;
+        } else if (n - done >= 8) {
+            done += 8;
+        }
     } else if ((((uintptr_t)d | (uintptr_t)s) & 7) == 0) {
         uint64_t *dv = (uint64_t *)d;
         const uint64_t *sv = (const uint64_t *)s;

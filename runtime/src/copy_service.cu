@@ -43,8 +43,7 @@ GPUMPI_FN void gp_copy(void *dst, const void *src, size_t n)
     /* publishing the work word hands the job to the service */
     gp_exchange64(&job->work, (gen << (2 * GP_WORK_BITS)) | (chunks << GP_WORK_BITS));
     unsigned spins = 0;
-    while (gp_load_relaxed(&job->chunks_done) < chunks) gp_pause(&spins);
-    gp_fence_acquire();
+    while (gp_load_acquire(&job->chunks_done) < chunks) gp_pause(&spins);
     gp_store_release(&job->busy, 0);
 }
 

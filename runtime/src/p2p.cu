@@ -21,8 +21,7 @@ GPUMPI_FN static gp_msg *gp_envelope(int me)
     for (;;) {
         for (int i = 0; i < GP_SLOTS_PER_RANK; i++) {
             uint32_t k = (r->next_slot + (uint32_t)i) % GP_SLOTS_PER_RANK;
-            if (gp_load_relaxed(&slots[k].state) == GP_SLOT_FREE) {
-                gp_fence_acquire(); /* its receiver is done reading it */
+            if (gp_load_acquire(&slots[k].state) == GP_SLOT_FREE) {
                 r->next_slot = k + 1;
                 slots[k].on_heap = 0;
                 return &slots[k];
@@ -78,8 +77,7 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
 
 GPUMPI_FN int gp_send_done(gp_msg *m)
 {
-    if (gp_load_relaxed(&m->state) != GP_SLOT_FREE) return 0;
-    gp_fence_acquire();
+    if (gp_load_acquire(&m->state) != GP_SLOT_FREE) return 0;
     if (m->on_heap) gp_free(m);
     return 1;
 }

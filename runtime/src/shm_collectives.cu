@@ -26,8 +26,7 @@ GPUMPI_FN static void gp_tree_run(const void *in, void *out, int count, MPI_Data
         uint32_t at = tr->node_base[level] + node;
         if (gp_fetch_add(&tr->counts[at], 1) != members - 1) {
             unsigned spins = 0; /* someone else carries this node up */
-            while (gp_load_relaxed(&tr->release[at]) == gen) gp_pause(&spins);
-            gp_fence_acquire();
+            while (gp_load_acquire(&tr->release[at]) == gen) gp_pause(&spins);
             top = 0;
             break;
         }
