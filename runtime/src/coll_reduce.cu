@@ -1,0 +1,260 @@
+/* MPI_Reduce, MPI_Allreduce, MPI_Reduce_local.
+ *
+ * Reduce: binomial tree. A node receives its children's partial results in
+ * a fixed order (nearest child first) and combines each into its
+ * accumulator, then sends it to its parent: the tree's shape, not message
+ * arrival, fixes how floating-point sums round. Each node's subtree is a
+ * contiguous range of ranks above it, so with a non-commutative operation
+ * (tree rooted at rank 0) every combination is (lower ranks) op (higher
+ * ranks); the result then goes from rank 0 to the root.
+ *
+ * Allreduce: recursive doubling. With n not a power of two, the first 2*rem
+ * ranks (rem = n - pof2) pair up first, even into odd, so pof2 ranks each
+ * hold a contiguous range of ranks; those exchange with partners at
+ * distance 1, 2, 4, ... and both partners combine (lower) op (higher), so
+ * every rank ends with the same bits; the odd ranks send the result back. */
+#include "coll.h"
+#include "gpumpi/shim_stdlib.h"
+
+GPUMPI_FN void gp_reduce_setup(gp_sched *s, const void *in, int count, MPI_Datatype type, MPI_Op op, int root,
+                               void *res, int res_count, MPI_Datatype res_type)
+{
+    gp_red_state *r = &s->red;
+    r->in = in;
+    r->count = count;
+    r->type = type;
+    r->op = op;
+    r->commutes = gp_op_commutative(op);
+    r->root = root;
+    r->res = res;
+    r->res_count = res_count;
+    r->res_type = res_type;
+}
+
+/* Folds the operand received last round into the accumulator. */
+GPUMPI_FN static void gp_red_combine(gp_sched *s)
+{
+    gp_red_state *r = &s->red;
+    if (!r->got) return;
+    r->got = 0;
+    if (r->got_lower || r->commutes) {
+        gp_sched_reduce(s, r->tmp, r->acc, r->count, r->type, r->op); /* acc = tmp op acc */
+    } else {
+        gp_sched_reduce(s, r->acc, r->tmp, r->count, r->type, r->op); /* tmp = acc op tmp: the result is in tmp */
+        char *t = r->acc;
+        r->acc = r->tmp;
+        r->tmp = t;
+    }
+}
+
+/* The accumulator and the receive buffer; the accumulator is the result
+ * buffer itself when the result can be built there in place. */
+GPUMPI_FN static void gp_red_buffers(gp_sched *s, int result_here)
+{
+    gp_red_state *r = &s->red;
+    size_t bytes = gp_coll_bytes(r->count, r->type);
+    char *res = result_here && r->res ? gp_coll_contiguous(r->res, r->res_count, r->res_type) : 0;
+    r->acc = res ? res : (char *)gp_sched_scratch(s, bytes);
+    r->tmp = (char *)gp_sched_scratch(s, bytes);
+    if ((const void *)r->acc != r->in) gp_coll_copy(r->in, r->count, r->type, r->acc, (int)bytes, MPI_BYTE);
+}
+
+/* The result, from the accumulator to where it goes. */
+GPUMPI_FN static void gp_red_store(gp_sched *s)
+{
+    gp_red_state *r = &s->red;
+    if (r->res && (void *)r->acc != gp_coll_contiguous(r->res, r->res_count, r->res_type))
+        gp_coll_copy(r->acc, (int)gp_coll_bytes(r->count, r->type), MPI_BYTE, r->res, r->res_count, r->res_type);
+}
+
+GPUMPI_FN int gp_reduce_round(gp_sched *s, int k)
+{
+    gp_red_state *r = &s->red;
+    int n = s->n, rel = gp_tree_rel(s, r->root);
+    if (r->finished) return 0;
+    if (k == 0) {
+        if (gp_tree_subtree(rel, n) == 1) { /* a leaf sends its operand as it is */
+            r->finished = 1;
+            if (rel) {
+                gp_sched_send(s, gp_tree_real(s, r->root, gp_tree_parent(rel)), r->in, r->count, r->type);
+                return 1;
+            }
+            if (r->res) { /* one rank */
+                if (r->res != r->in) gp_coll_copy(r->in, r->count, r->type, r->res, r->res_count, r->res_type);
+            } else {
+                gp_red_buffers(s, 0);
+            }
+            return 0;
+        }
+        gp_red_buffers(s, rel == 0 && r->commutes);
+    }
+    gp_red_combine(s);
+    int m = k > 30 ? n : 1 << k;
+    if (m >= n || (rel & m)) {
+        r->finished = 1;
+        if (rel == 0) {
+            gp_red_store(s);
+            return 0;
+        }
+        gp_sched_send(s, gp_tree_real(s, r->root, rel - m), r->acc, (int)gp_coll_bytes(r->count, r->type),
+                      MPI_BYTE);
+        return 1;
+    }
+    if (rel + m < n) {
+        gp_sched_recv(s, gp_tree_real(s, r->root, rel + m), r->tmp, (int)gp_coll_bytes(r->count, r->type),
+                      MPI_BYTE, 1);
+        r->got = 1;
+        r->got_lower = 0;
+    }
+    return 1;
+}
+
+/* A non-commutative reduction to a root other than 0: rank 0 has the
+ * result (in its accumulator) and sends it on. */
+GPUMPI_FN static int gp_reduce_hop_round(gp_sched *s, int k)
+{
+    gp_red_state *r = &s->red;
+    if (k) return 0;
+    if (s->me == 0) gp_sched_send(s, s->a.root, r->acc, (int)gp_coll_bytes(r->count, r->type), MPI_BYTE);
+    if (s->me == s->a.root) gp_sched_recv(s, 0, s->a.rbuf, r->count, r->type, 1);
+    return 1;
+}
+
+GPUMPI_FN void gp_coll_reduce(gp_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                              int root, MPI_Comm comm)
+{
+    gp_sched_init(s, "MPI_Reduce", comm);
+    if (gp_coll_bytes(count, type) == 0) return;
+    const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    s->a.rbuf = rbuf;
+    s->a.root = root;
+    if (gp_op_commutative(op) || root == 0) {
+        gp_reduce_setup(s, in, count, type, op, root, s->me == root ? rbuf : 0, count, type);
+        gp_sched_add_phase(s, gp_reduce_round);
+    } else {
+        gp_reduce_setup(s, in, count, type, op, 0, 0, count, type);
+        gp_sched_add_phase(s, gp_reduce_round);
+        gp_sched_add_phase(s, gp_reduce_hop_round);
+    }
+}
+
+GPUMPI_FN static int gp_allreduce_round(gp_sched *s, int k)
+{
+    gp_red_state *r = &s->red;
+    int n = s->n, me = s->me, bytes = (int)gp_coll_bytes(r->count, r->type);
+    int pof2 = 1, steps = 0;
+    while (pof2 <= n - pof2) {
+        pof2 <<= 1;
+        steps++;
+    }
+    int rem = n - pof2;
+    if (k == 0) {
+        gp_red_buffers(s, 1);
+        if (me < 2 * rem) {
+            if (me & 1) {
+                gp_sched_recv(s, me - 1, r->tmp, bytes, MPI_BYTE, 1);
+                r->got = 1;
+                r->got_lower = 1;
+            } else {
+                gp_sched_send(s, me + 1, r->acc, bytes, MPI_BYTE);
+            }
+        }
+        return 1;
+    }
+    gp_red_combine(s);
+    int newrank = me < 2 * rem ? ((me & 1) ? me / 2 : -1) : me - rem;
+    if (k <= steps) {
+        if (newrank < 0) return 1; /* folded in: waits for the result */
+        int pn = newrank ^ (1 << (k - 1)), p = pn < rem ? 2 * pn + 1 : pn + rem;
+        gp_sched_send(s, p, r->acc, bytes, MPI_BYTE);
+        gp_sched_recv(s, p, r->tmp, bytes, MPI_BYTE, 1);
+        r->got = 1;
+        r->got_lower = p < me;
+        return 1;
+    }
+    if (k == steps + 1) {
+        if (me < 2 * rem) {
+            if (me & 1) {
+                gp_sched_send(s, me - 1, r->acc, bytes, MPI_BYTE);
+            } else {
+                gp_sched_recv(s, me + 1, r->res, r->res_count, r->res_type, 1);
+                r->finished = 1; /* the result came straight into the receive buffer */
+            }
+        }
+        return 1;
+    }
+    if (!r->finished) gp_red_store(s);
+    return 0;
+}
+
+GPUMPI_FN void gp_coll_allreduce(gp_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                                 MPI_Comm comm)
+{
+    gp_sched_init(s, "MPI_Allreduce", comm);
+    if (gp_coll_bytes(count, type) == 0) return;
+    gp_reduce_setup(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, op, 0, rbuf, count, type);
+    gp_sched_add_phase(s, gp_allreduce_round);
+}
+
+GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                         MPI_Comm comm)
+{
+    const char *fn = "MPI_Reduce";
+    GP_TRY(gp_comm_check(fn, comm));
+    GP_TRY(gp_type_check(comm, fn, datatype, count));
+    GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
+    GP_TRY(gp_coll_check_root(comm, fn, root));
+    if (gp_comm_rank(comm) == root) {
+        GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
+        GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(count, datatype)));
+    } else {
+        GP_TRY(gp_coll_check_not_in_place(comm, fn, sendbuf, "the send buffer (only the root may use it)"));
+    }
+    gp_sched s;
+    gp_coll_reduce(&s, sendbuf, recvbuf, count, datatype, op, root, comm);
+    return gp_coll_run(&s);
+}
+
+GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm)
+{
+    const char *fn = "MPI_Allreduce";
+    GP_TRY(gp_comm_check(fn, comm));
+    GP_TRY(gp_type_check(comm, fn, datatype, count));
+    GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
+    GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
+    GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(count, datatype)));
+    gp_sched s;
+    gp_coll_allreduce(&s, sendbuf, recvbuf, count, datatype, op, comm);
+    return gp_coll_run(&s);
+}
+
+/* inoutbuf = inbuf op inoutbuf, on this rank alone (through packed copies
+ * when the datatype is not contiguous). */
+GPUMPI_FN int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)
+{
+    const char *fn = "MPI_Reduce_local";
+    GP_TRY(gp_check_initialized(fn));
+    GP_TRY(gp_type_check(MPI_COMM_WORLD, fn, datatype, count));
+    GP_TRY(gp_coll_check_op(MPI_COMM_WORLD, fn, op, datatype));
+    GP_TRY(gp_coll_check_not_in_place(MPI_COMM_WORLD, fn, inbuf, "the input buffer"));
+    GP_TRY(gp_coll_check_not_in_place(MPI_COMM_WORLD, fn, inoutbuf, "the input/output buffer"));
+    size_t bytes = gp_coll_bytes(count, datatype);
+    if (bytes == 0) return MPI_SUCCESS;
+    char *in = gp_coll_contiguous(inbuf, count, datatype);
+    char *inout = gp_coll_contiguous(inoutbuf, count, datatype);
+    char *packed = 0;
+    if (!in || !inout) {
+        packed = (char *)gp_malloc(2 * bytes);
+        if (!packed) return gp_fatal(fn, MPI_ERR_NO_MEM, "no device heap left for %zu bytes (raise --heap)", 2 * bytes);
+    }
+    char *a = in ? in : packed, *b = inout ? inout : packed + bytes;
+    if (!in) gp_type_pack(inbuf, count, datatype, a);
+    if (!inout) gp_type_pack(inoutbuf, count, datatype, b);
+    int rc = gp_reduce_apply(op, datatype, a, b, count);
+    if (!inout) gp_type_unpack(b, bytes, inoutbuf, count, datatype);
+    gp_free(packed);
+    if (rc != MPI_SUCCESS)
+        return gp_err(MPI_COMM_WORLD, fn, rc, "operation %d is not defined for datatype %d", (int)op, (int)datatype);
+    return MPI_SUCCESS;
+}
