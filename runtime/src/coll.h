@@ -25,7 +25,7 @@
 
 #include "runtime.h"
 
-#define GP_SCHED_STEPS 32  /* sends and receives in one round: a binomial node's children fit */
+#define GP_SCHED_STEPS 24  /* sends and receives in one round: a binomial node's children (n < 2^24) fit */
 #define GP_SCHED_WINDOW 8  /* peers one round of a pairwise exchange talks to */
 #define GP_SCHED_PHASES 3
 #define GP_SCHED_HEAP_BLOCKS 4
@@ -88,12 +88,14 @@ typedef struct gp_red_state {
     int got_lower;      /* ... from lower ranks than this one's accumulator */
     int have;           /* exscan: acc holds something */
     int finished;
+    int lo, hi;         /* allreduce by reduce-scatter: the blocks this rank holds */
 } gp_red_state;
 
 /* Binomial trees and Bruck/recursive-doubling exchanges of packed blocks. */
 typedef struct gp_tree_state {
     char *buf;          /* packed blocks in tree order */
     size_t block;       /* packed bytes per block (uniform case) */
+    size_t bytes;       /* large bcast: the message's packed size */
     const int *counts;  /* per-rank element counts (reduce_scatter's scatter), else NULL */
     int esize;          /* packed bytes per element with counts */
     int finished;

@@ -16,6 +16,10 @@
 #include "coll.h"
 #include "gpumpi/shim_stdlib.h"
 
+/* From this many bytes on, allreduce of a commutative operation goes by
+ * reduce-scatter and allgather (fewer bytes moved, more rounds). */
+#define GP_ALLREDUCE_LARGE 16384
+
 GPUMPI_FN void gp_reduce_setup(gp_sched *s, const void *in, int count, MPI_Datatype type, MPI_Op op, int root,
                                void *res, int res_count, MPI_Datatype res_type)
 {
@@ -138,44 +142,58 @@ GPUMPI_FN void gp_coll_reduce(gp_sched *s, const void *sbuf, void *rbuf, int cou
     }
 }
 
-GPUMPI_FN static int gp_allreduce_round(gp_sched *s, int k)
+/* Recursive doubling's shape: pof2 ranks take part, the first 2*rem fold
+ * in pairs; newrank is a rank's number among the pof2 (-1: folded in). */
+typedef struct {
+    int pof2, steps, rem, newrank;
+} gp_rd_shape;
+
+GPUMPI_FN static gp_rd_shape gp_rd_shape_of(int n, int me)
+{
+    gp_rd_shape h;
+    h.pof2 = 1;
+    h.steps = 0;
+    while (h.pof2 <= n - h.pof2) {
+        h.pof2 <<= 1;
+        h.steps++;
+    }
+    h.rem = n - h.pof2;
+    h.newrank = me < 2 * h.rem ? ((me & 1) ? me / 2 : -1) : me - h.rem;
+    return h;
+}
+
+GPUMPI_FN static int gp_rd_real(gp_rd_shape h, int newrank)
+{
+    return newrank < h.rem ? 2 * newrank + 1 : newrank + h.rem;
+}
+
+/* Round 0 of both allreduce algorithms: the operand into the accumulator,
+ * and the first 2*rem ranks fold, even into odd. */
+GPUMPI_FN static void gp_allreduce_fold(gp_sched *s, gp_rd_shape h)
 {
     gp_red_state *r = &s->red;
-    int n = s->n, me = s->me, bytes = (int)gp_coll_bytes(r->count, r->type);
-    int pof2 = 1, steps = 0;
-    while (pof2 <= n - pof2) {
-        pof2 <<= 1;
-        steps++;
-    }
-    int rem = n - pof2;
-    if (k == 0) {
-        gp_red_buffers(s, 1);
-        if (me < 2 * rem) {
-            if (me & 1) {
-                gp_sched_recv(s, me - 1, r->tmp, bytes, MPI_BYTE, 1);
-                r->got = 1;
-                r->got_lower = 1;
-            } else {
-                gp_sched_send(s, me + 1, r->acc, bytes, MPI_BYTE);
-            }
-        }
-        return 1;
-    }
-    gp_red_combine(s);
-    int newrank = me < 2 * rem ? ((me & 1) ? me / 2 : -1) : me - rem;
-    if (k <= steps) {
-        if (newrank < 0) return 1; /* folded in: waits for the result */
-        int pn = newrank ^ (1 << (k - 1)), p = pn < rem ? 2 * pn + 1 : pn + rem;
-        gp_sched_send(s, p, r->acc, bytes, MPI_BYTE);
-        gp_sched_recv(s, p, r->tmp, bytes, MPI_BYTE, 1);
+    int me = s->me, bytes = (int)gp_coll_bytes(r->count, r->type);
+    gp_red_buffers(s, 1);
+    if (me >= 2 * h.rem) return;
+    if (me & 1) {
+        gp_sched_recv(s, me - 1, r->tmp, bytes, MPI_BYTE, 1);
         r->got = 1;
-        r->got_lower = p < me;
-        return 1;
+        r->got_lower = 1;
+    } else {
+        gp_sched_send(s, me + 1, r->acc, bytes, MPI_BYTE);
     }
-    if (k == steps + 1) {
-        if (me < 2 * rem) {
+}
+
+/* The last rounds of both: the odd ranks send the result back to the even
+ * ones they folded; then the result goes where it belongs. */
+GPUMPI_FN static int gp_allreduce_unfold(gp_sched *s, gp_rd_shape h, int last)
+{
+    gp_red_state *r = &s->red;
+    int me = s->me;
+    if (!last) {
+        if (me < 2 * h.rem) {
             if (me & 1) {
-                gp_sched_send(s, me - 1, r->acc, bytes, MPI_BYTE);
+                gp_sched_send(s, me - 1, r->acc, (int)gp_coll_bytes(r->count, r->type), MPI_BYTE);
             } else {
                 gp_sched_recv(s, me + 1, r->res, r->res_count, r->res_type, 1);
                 r->finished = 1; /* the result came straight into the receive buffer */
@@ -187,13 +205,93 @@ GPUMPI_FN static int gp_allreduce_round(gp_sched *s, int k)
     return 0;
 }
 
+GPUMPI_FN static int gp_allreduce_round(gp_sched *s, int k)
+{
+    gp_red_state *r = &s->red;
+    int me = s->me, bytes = (int)gp_coll_bytes(r->count, r->type);
+    gp_rd_shape h = gp_rd_shape_of(s->n, me);
+    if (k == 0) {
+        gp_allreduce_fold(s, h);
+        return 1;
+    }
+    gp_red_combine(s);
+    if (k <= h.steps) {
+        if (h.newrank < 0) return 1; /* folded in: waits for the result */
+        int p = gp_rd_real(h, h.newrank ^ (1 << (k - 1)));
+        gp_sched_send(s, p, r->acc, bytes, MPI_BYTE);
+        gp_sched_recv(s, p, r->tmp, bytes, MPI_BYTE, 1);
+        r->got = 1;
+        r->got_lower = p < me;
+        return 1;
+    }
+    return gp_allreduce_unfold(s, h, k > h.steps + 1);
+}
+
+/* Large vectors, commutative operations: reduce-scatter by recursive
+ * halving (each of the pof2 ranks ends with one block of the vector fully
+ * combined), then allgather by recursive doubling: about twice the vector
+ * moved per rank instead of log2(n) times. Each block is combined in one
+ * place in a fixed order, so every rank gets the same bits. */
+GPUMPI_FN static long gp_block_start(int count, int parts, int b)
+{
+    int q = count / parts, rem = count % parts;
+    return (long)b * q + (b < rem ? b : rem);
+}
+
+GPUMPI_FN static int gp_allreduce_large_round(gp_sched *s, int k)
+{
+    gp_red_state *r = &s->red;
+    int me = s->me, esize = gp_type_size(r->type);
+    gp_rd_shape h = gp_rd_shape_of(s->n, me);
+    if (k == 0) {
+        r->lo = 0;
+        r->hi = h.pof2;
+        gp_allreduce_fold(s, h);
+        return 1;
+    }
+    if (k == 1) gp_red_combine(s); /* the folded operand: the whole vector */
+    if (r->got) { /* the partner's copy of the blocks this rank keeps */
+        long first = gp_block_start(r->count, h.pof2, r->lo), end = gp_block_start(r->count, h.pof2, r->hi);
+        gp_sched_reduce(s, r->tmp + first * esize, r->acc + first * esize, (int)(end - first), r->type, r->op);
+        r->got = 0;
+    }
+    if (k > 2 * h.steps) return gp_allreduce_unfold(s, h, k > 2 * h.steps + 1);
+    if (h.newrank < 0) return 1;
+    int halving = k <= h.steps, m = halving ? h.pof2 >> k : 1 << (k - h.steps - 1);
+    int p = gp_rd_real(h, h.newrank ^ m), mid = (r->lo + r->hi) / 2;
+    int send_lo, send_hi, recv_lo, recv_hi;
+    if (halving) { /* keep the half on this rank's side of bit m */
+        int upper = (h.newrank & m) != 0;
+        send_lo = upper ? r->lo : mid;
+        send_hi = upper ? mid : r->hi;
+        recv_lo = upper ? mid : r->lo;
+        recv_hi = upper ? r->hi : mid;
+        r->lo = recv_lo;
+        r->hi = recv_hi;
+    } else { /* swap the blocks gathered so far with the partner's */
+        send_lo = r->lo;
+        send_hi = r->hi;
+        recv_lo = r->lo ^ m;
+        recv_hi = recv_lo + m;
+        r->lo = send_lo < recv_lo ? send_lo : recv_lo;
+        r->hi = r->lo + 2 * m;
+    }
+    long s0 = gp_block_start(r->count, h.pof2, send_lo), s1 = gp_block_start(r->count, h.pof2, send_hi);
+    long r0 = gp_block_start(r->count, h.pof2, recv_lo), r1 = gp_block_start(r->count, h.pof2, recv_hi);
+    gp_sched_send(s, p, r->acc + s0 * esize, (int)((s1 - s0) * esize), MPI_BYTE);
+    gp_sched_recv(s, p, (halving ? r->tmp : r->acc) + r0 * esize, (int)((r1 - r0) * esize), MPI_BYTE, 1);
+    r->got = halving;
+    return 1;
+}
+
 GPUMPI_FN void gp_coll_allreduce(gp_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
                                  MPI_Comm comm)
 {
     gp_sched_init(s, "MPI_Allreduce", comm);
     if (gp_coll_bytes(count, type) == 0) return;
     gp_reduce_setup(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, op, 0, rbuf, count, type);
-    gp_sched_add_phase(s, gp_allreduce_round);
+    int large = s->red.commutes && s->n > 2 && count >= s->n && gp_coll_bytes(count, type) >= GP_ALLREDUCE_LARGE;
+    gp_sched_add_phase(s, large ? gp_allreduce_large_round : gp_allreduce_round);
 }
 
 GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,

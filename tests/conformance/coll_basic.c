@@ -28,6 +28,45 @@ enum { NCOUNTS = sizeof counts / sizeof counts[0], MAXC = 1000 };
 static int ibuf[MAXC], ibuf2[MAXC];
 static double dbuf[MAXC], dbuf2[MAXC];
 
+/* large messages: scattered and allgathered, reduce-scattered and allgathered */
+static void large(void)
+{
+    int n = size <= 64 ? 40000 : 6000;
+    int *a = malloc(sizeof(int) * n), *b = malloc(sizeof(int) * n);
+    int roots[3] = {0, size / 2, size - 1};
+    for (int ri = 0; ri < 3; ri++) {
+        int root = roots[ri];
+        for (int len = 5000; len <= n; len += n - 5000) {
+            for (int i = 0; i < len; i++) a[i] = rank == root ? root * 7 + i * 3 : -1;
+            MPI_Bcast(a, len, MPI_INT, root, MPI_COMM_WORLD);
+            int ok = 1;
+            for (int i = 0; i < len; i++) ok &= a[i] == root * 7 + i * 3;
+            CHECK(ok, "large bcast root %d count %d", root, len);
+        }
+    }
+    for (int len = 4999; len <= n; len += n - 4999) {
+        for (int i = 0; i < len; i++) a[i] = rank + i % 13;
+        MPI_Allreduce(a, b, len, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        int ok = 1;
+        for (int i = 0; i < len; i++) ok &= b[i] == size * (size - 1) / 2 + size * (i % 13);
+        CHECK(ok, "large allreduce count %d", len);
+        MPI_Allreduce(MPI_IN_PLACE, a, len, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        ok = 1;
+        for (int i = 0; i < len; i++) ok &= a[i] == size - 1 + i % 13;
+        CHECK(ok, "large allreduce in place count %d", len);
+    }
+    double *d = malloc(sizeof(double) * 3000), *e = malloc(sizeof(double) * 3000);
+    for (int i = 0; i < 3000; i++) d[i] = rank * 0.5 + i;
+    MPI_Allreduce(d, e, 3000, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    int ok = 1;
+    for (int i = 0; i < 3000; i++) ok &= e[i] == 0.25 * size * (size - 1) + (double)i * size;
+    CHECK(ok, "large allreduce doubles");
+    free(a);
+    free(b);
+    free(d);
+    free(e);
+}
+
 /* the roots to try: all of them, or 16 spread out on big runs */
 static int nroots(void) { return size <= 64 ? size : 16; }
 static int root_at(int i) { return size <= 64 ? i : (int)((long)i * (size - 1) / 15); }
@@ -233,6 +272,7 @@ int main(int argc, char **argv)
     bcast();
     reduce();
     allreduce();
+    large();
     mixed();
     int all = 0;
     MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -96,6 +96,21 @@ static void floats(void)
         CHECK(memcmp(rfirst, rout, sizeof rout) == 0, "reduce_scatter_block float sum differs in repetition %d", rep);
     }
     free(rin);
+    /* a large vector (reductions of large vectors may take other algorithms) */
+    int big = 8192;
+    float *bin = malloc(sizeof(float) * big), *bout = malloc(sizeof(float) * big), *bfirst = malloc(sizeof(float) * big);
+    for (int i = 0; i < big; i++) bin[i] = fvalue(rank, i);
+    for (int rep = 0; rep < 4; rep++) {
+        jitter(rep);
+        MPI_Allreduce(bin, bout, big, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        if (rep == 0) memcpy(bfirst, bout, sizeof(float) * big);
+        CHECK(memcmp(bfirst, bout, sizeof(float) * big) == 0, "large allreduce float sum differs in repetition %d", rep);
+    }
+    MPI_Bcast(bout, big, MPI_FLOAT, 0, MPI_COMM_WORLD);
+    CHECK(memcmp(bfirst, bout, sizeof(float) * big) == 0, "large allreduce results differ between ranks");
+    free(bin);
+    free(bout);
+    free(bfirst);
 }
 
 /* User operations come with MPI-3's other operation constants: MPICH has
