@@ -116,7 +116,6 @@ struct gp_sched {
     int sends_pending;  /* the last poll left a send waiting for its receiver */
     int progressed;     /* something completed since the caller cleared it */
     int nsteps;
-    gp_step steps[GP_SCHED_STEPS];
     int err;            /* the first error class, with what it was about */
     int err_peer;
     size_t err_got, err_want;
@@ -126,6 +125,8 @@ struct gp_sched {
     void *heap[GP_SCHED_HEAP_BLOCKS];
     int nheap;
     size_t inline_used;
+    /* not cleared by gp_sched_init: */
+    gp_step steps[GP_SCHED_STEPS];
     uint64_t inline_buf[GP_SCHED_INLINE / 8 + 2];
 };
 

@@ -14,7 +14,7 @@ GPUMPI_FN static int gp_sched_tag(uint32_t seq, int phase)
 
 GPUMPI_FN void gp_sched_init(gp_sched *s, const char *fn, MPI_Comm comm)
 {
-    gp_memset(s, 0, sizeof *s);
+    gp_memset(s, 0, offsetof(gp_sched, steps)); /* the step slots and scratch are set as they are used */
     s->fn = fn;
     s->comm = comm;
     s->me = gp_comm_rank(comm);
