@@ -12,13 +12,17 @@
  * ranks (rem = n - pof2) pair up first, even into odd, so pof2 ranks each
  * hold a contiguous range of ranks; those exchange with partners at
  * distance 1, 2, 4, ... and both partners combine (lower) op (higher), so
- * every rank ends with the same bits; the odd ranks send the result back. */
+ * every rank ends with the same bits; the odd ranks send the result back.
+ *
+ * Large vectors with a commutative operation: reduce-scatter, then gather
+ * or allgather (below). */
 #include "coll.h"
 #include "gpumpi/shim_stdlib.h"
 
-/* From this many bytes on, allreduce of a commutative operation goes by
- * reduce-scatter and allgather (fewer bytes moved, more rounds). */
-#define GP_ALLREDUCE_LARGE 16384
+/* From this many bytes on, reduce and allreduce of a commutative operation
+ * go by reduce-scatter, then gather or allgather (fewer bytes moved and
+ * combined per rank, more rounds). */
+#define GP_REDUCE_LARGE 16384
 
 GPUMPI_FN void gp_reduce_setup(gp_sched *s, const void *in, int count, MPI_Datatype type, MPI_Op op, int root,
                                void *res, int res_count, MPI_Datatype res_type)
@@ -124,24 +128,6 @@ GPUMPI_FN static int gp_reduce_hop_round(gp_sched *s, int k)
     return 1;
 }
 
-GPUMPI_FN void gp_coll_reduce(gp_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
-                              int root, MPI_Comm comm)
-{
-    gp_sched_init(s, "MPI_Reduce", comm);
-    if (gp_coll_bytes(count, type) == 0) return;
-    const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
-    s->a.rbuf = rbuf;
-    s->a.root = root;
-    if (gp_op_commutative(op) || root == 0) {
-        gp_reduce_setup(s, in, count, type, op, root, s->me == root ? rbuf : 0, count, type);
-        gp_sched_add_phase(s, gp_reduce_round);
-    } else {
-        gp_reduce_setup(s, in, count, type, op, 0, 0, count, type);
-        gp_sched_add_phase(s, gp_reduce_round);
-        gp_sched_add_phase(s, gp_reduce_hop_round);
-    }
-}
-
 /* Recursive doubling's shape: pof2 ranks take part, the first 2*rem fold
  * in pairs; newrank is a rank's number among the pof2 (-1: folded in). */
 typedef struct {
@@ -229,20 +215,71 @@ GPUMPI_FN static int gp_allreduce_round(gp_sched *s, int k)
 
 /* Large vectors, commutative operations: reduce-scatter by recursive
  * halving (each of the pof2 ranks ends with one block of the vector fully
- * combined), then allgather by recursive doubling: about twice the vector
- * moved per rank instead of log2(n) times. Each block is combined in one
- * place in a fixed order, so every rank gets the same bits. */
+ * combined), then allgather by recursive doubling (allreduce) or a
+ * binomial gather to newrank 0 and on to the root (reduce): about twice
+ * the vector moved and once combined per rank, instead of log2(n) times.
+ * Each block is combined in one place in a fixed order, so every rank gets
+ * the same bits. */
+GPUMPI_FN static int gp_coll_large(gp_sched *s, int count, MPI_Datatype type)
+{
+    return s->n > 2 && count >= s->n && gp_coll_bytes(count, type) >= GP_REDUCE_LARGE;
+}
+
+/* Block b of a vector of count elements cut in `parts`: its first element. */
 GPUMPI_FN static long gp_block_start(int count, int parts, int b)
 {
     int q = count / parts, rem = count % parts;
     return (long)b * q + (b < rem ? b : rem);
 }
 
+/* Folds in the partner's copy of the blocks this rank kept in the last
+ * halving step. */
+GPUMPI_FN static void gp_halving_combine(gp_sched *s, gp_rd_shape h)
+{
+    gp_red_state *r = &s->red;
+    if (!r->got) return;
+    int esize = gp_type_size(r->type);
+    long first = gp_block_start(r->count, h.pof2, r->lo), end = gp_block_start(r->count, h.pof2, r->hi);
+    gp_sched_reduce(s, r->tmp + first * esize, r->acc + first * esize, (int)(end - first), r->type, r->op);
+    r->got = 0;
+}
+
+/* Sends blocks [send_lo, send_hi) of the accumulator to peer and receives
+ * its [recv_lo, recv_hi): into tmp to be combined, or straight into place
+ * (an empty range is not sent). */
+GPUMPI_FN static void gp_blocks_exchange(gp_sched *s, gp_rd_shape h, int peer, int send_lo, int send_hi, int recv_lo,
+                                         int recv_hi, int combine)
+{
+    gp_red_state *r = &s->red;
+    int esize = gp_type_size(r->type);
+    if (send_hi > send_lo) {
+        long s0 = gp_block_start(r->count, h.pof2, send_lo), s1 = gp_block_start(r->count, h.pof2, send_hi);
+        gp_sched_send(s, peer, r->acc + s0 * esize, (int)((s1 - s0) * esize), MPI_BYTE);
+    }
+    if (recv_hi > recv_lo) {
+        long r0 = gp_block_start(r->count, h.pof2, recv_lo), r1 = gp_block_start(r->count, h.pof2, recv_hi);
+        gp_sched_recv(s, peer, (combine ? r->tmp : r->acc) + r0 * esize, (int)((r1 - r0) * esize), MPI_BYTE, 1);
+        r->got = combine;
+    }
+}
+
+/* Round k (1 .. steps) of the reduce-scatter: keep the half of the blocks
+ * on this rank's side of bit pof2 >> k, send the partner the other half. */
+GPUMPI_FN static void gp_halving_step(gp_sched *s, gp_rd_shape h, int k)
+{
+    gp_red_state *r = &s->red;
+    int m = h.pof2 >> k, mid = (r->lo + r->hi) / 2, upper = (h.newrank & m) != 0;
+    int keep_lo = upper ? mid : r->lo, keep_hi = upper ? r->hi : mid;
+    gp_blocks_exchange(s, h, gp_rd_real(h, h.newrank ^ m), upper ? r->lo : mid, upper ? mid : r->hi, keep_lo,
+                       keep_hi, 1);
+    r->lo = keep_lo;
+    r->hi = keep_hi;
+}
+
 GPUMPI_FN static int gp_allreduce_large_round(gp_sched *s, int k)
 {
     gp_red_state *r = &s->red;
-    int me = s->me, esize = gp_type_size(r->type);
-    gp_rd_shape h = gp_rd_shape_of(s->n, me);
+    gp_rd_shape h = gp_rd_shape_of(s->n, s->me);
     if (k == 0) {
         r->lo = 0;
         r->hi = h.pof2;
@@ -250,38 +287,80 @@ GPUMPI_FN static int gp_allreduce_large_round(gp_sched *s, int k)
         return 1;
     }
     if (k == 1) gp_red_combine(s); /* the folded operand: the whole vector */
-    if (r->got) { /* the partner's copy of the blocks this rank keeps */
-        long first = gp_block_start(r->count, h.pof2, r->lo), end = gp_block_start(r->count, h.pof2, r->hi);
-        gp_sched_reduce(s, r->tmp + first * esize, r->acc + first * esize, (int)(end - first), r->type, r->op);
-        r->got = 0;
-    }
+    gp_halving_combine(s, h);
     if (k > 2 * h.steps) return gp_allreduce_unfold(s, h, k > 2 * h.steps + 1);
     if (h.newrank < 0) return 1;
-    int halving = k <= h.steps, m = halving ? h.pof2 >> k : 1 << (k - h.steps - 1);
-    int p = gp_rd_real(h, h.newrank ^ m), mid = (r->lo + r->hi) / 2;
-    int send_lo, send_hi, recv_lo, recv_hi;
-    if (halving) { /* keep the half on this rank's side of bit m */
-        int upper = (h.newrank & m) != 0;
-        send_lo = upper ? r->lo : mid;
-        send_hi = upper ? mid : r->hi;
-        recv_lo = upper ? mid : r->lo;
-        recv_hi = upper ? r->hi : mid;
-        r->lo = recv_lo;
-        r->hi = recv_hi;
-    } else { /* swap the blocks gathered so far with the partner's */
-        send_lo = r->lo;
-        send_hi = r->hi;
-        recv_lo = r->lo ^ m;
-        recv_hi = recv_lo + m;
-        r->lo = send_lo < recv_lo ? send_lo : recv_lo;
-        r->hi = r->lo + 2 * m;
+    if (k <= h.steps) {
+        gp_halving_step(s, h, k);
+        return 1;
     }
-    long s0 = gp_block_start(r->count, h.pof2, send_lo), s1 = gp_block_start(r->count, h.pof2, send_hi);
-    long r0 = gp_block_start(r->count, h.pof2, recv_lo), r1 = gp_block_start(r->count, h.pof2, recv_hi);
-    gp_sched_send(s, p, r->acc + s0 * esize, (int)((s1 - s0) * esize), MPI_BYTE);
-    gp_sched_recv(s, p, (halving ? r->tmp : r->acc) + r0 * esize, (int)((r1 - r0) * esize), MPI_BYTE, 1);
-    r->got = halving;
+    /* allgather by recursive doubling: swap the blocks gathered so far */
+    int m = 1 << (k - h.steps - 1), other = r->lo ^ m;
+    gp_blocks_exchange(s, h, gp_rd_real(h, h.newrank ^ m), r->lo, r->hi, other, other + m, 0);
+    r->lo = r->lo < other ? r->lo : other;
+    r->hi = r->lo + 2 * m;
     return 1;
+}
+
+GPUMPI_FN static int gp_reduce_large_round(gp_sched *s, int k)
+{
+    gp_red_state *r = &s->red;
+    int root = s->a.root;
+    gp_rd_shape h = gp_rd_shape_of(s->n, s->me);
+    int holder = gp_rd_real(h, 0); /* newrank 0: ends with the whole result */
+    if (k == 0) {
+        r->lo = 0;
+        r->hi = h.pof2;
+        gp_allreduce_fold(s, h);
+        return 1;
+    }
+    if (k == 1) gp_red_combine(s);
+    gp_halving_combine(s, h);
+    if (k <= 2 * h.steps) {
+        if (h.newrank < 0 || r->finished) return 1;
+        if (k <= h.steps) {
+            gp_halving_step(s, h, k);
+            return 1;
+        }
+        /* binomial gather: at step m a rank holds blocks [newrank, newrank + m) */
+        int m = 1 << (k - h.steps - 1);
+        if (h.newrank & m) {
+            gp_blocks_exchange(s, h, gp_rd_real(h, h.newrank - m), r->lo, r->hi, 0, 0, 0);
+            r->finished = 1;
+        } else {
+            gp_blocks_exchange(s, h, gp_rd_real(h, h.newrank + m), 0, 0, r->hi, r->hi + m, 0);
+            r->hi += m;
+        }
+        return 1;
+    }
+    if (holder == root) {
+        if (s->me == root) gp_red_store(s);
+        return 0;
+    }
+    if (s->me == holder) gp_sched_send(s, root, r->acc, (int)gp_coll_bytes(r->count, r->type), MPI_BYTE);
+    if (s->me == root) gp_sched_recv(s, holder, r->res, r->res_count, r->res_type, 1);
+    return 0;
+}
+
+GPUMPI_FN void gp_coll_reduce(gp_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
+                              int root, MPI_Comm comm)
+{
+    gp_sched_init(s, "MPI_Reduce", comm);
+    if (gp_coll_bytes(count, type) == 0) return;
+    const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
+    s->a.rbuf = rbuf;
+    s->a.root = root;
+    if (gp_op_commutative(op) && gp_coll_large(s, count, type)) {
+        gp_reduce_setup(s, in, count, type, op, root, s->me == root ? rbuf : 0, count, type);
+        gp_sched_add_phase(s, gp_reduce_large_round);
+    } else if (gp_op_commutative(op) || root == 0) {
+        gp_reduce_setup(s, in, count, type, op, root, s->me == root ? rbuf : 0, count, type);
+        gp_sched_add_phase(s, gp_reduce_round);
+    } else {
+        gp_reduce_setup(s, in, count, type, op, 0, 0, count, type);
+        gp_sched_add_phase(s, gp_reduce_round);
+        gp_sched_add_phase(s, gp_reduce_hop_round);
+    }
 }
 
 GPUMPI_FN void gp_coll_allreduce(gp_sched *s, const void *sbuf, void *rbuf, int count, MPI_Datatype type, MPI_Op op,
@@ -290,7 +369,7 @@ GPUMPI_FN void gp_coll_allreduce(gp_sched *s, const void *sbuf, void *rbuf, int 
     gp_sched_init(s, "MPI_Allreduce", comm);
     if (gp_coll_bytes(count, type) == 0) return;
     gp_reduce_setup(s, sbuf == MPI_IN_PLACE ? rbuf : sbuf, count, type, op, 0, rbuf, count, type);
-    int large = s->red.commutes && s->n > 2 && count >= s->n && gp_coll_bytes(count, type) >= GP_ALLREDUCE_LARGE;
+    int large = s->red.commutes && gp_coll_large(s, count, type);
     gp_sched_add_phase(s, large ? gp_allreduce_large_round : gp_allreduce_round);
 }
 

@@ -55,6 +55,25 @@ static void large(void)
         for (int i = 0; i < len; i++) ok &= a[i] == size - 1 + i % 13;
         CHECK(ok, "large allreduce in place count %d", len);
     }
+    for (int ri = 0; ri < 3; ri++) {
+        int root = roots[ri], len = 6000;
+        for (int i = 0; i < len; i++) {
+            a[i] = rank * 2 + i % 7;
+            b[i] = -1;
+        }
+        MPI_Reduce(a, b, len, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
+        int ok = 1;
+        for (int i = 0; i < len; i++) ok &= b[i] == (rank == root ? size * (size - 1) + size * (i % 7) : -1);
+        CHECK(ok, "large reduce root %d", root);
+        if (rank == root)
+            MPI_Reduce(MPI_IN_PLACE, a, root == 0 ? len : 500, MPI_INT, MPI_MIN, root, MPI_COMM_WORLD);
+        else
+            MPI_Reduce(a, b, root == 0 ? len : 500, MPI_INT, MPI_MIN, root, MPI_COMM_WORLD);
+        ok = 1;
+        if (rank == root)
+            for (int i = 0; i < (root == 0 ? len : 500); i++) ok &= a[i] == i % 7;
+        CHECK(ok, "large reduce in place root %d", root);
+    }
     double *d = malloc(sizeof(double) * 3000), *e = malloc(sizeof(double) * 3000);
     for (int i = 0; i < 3000; i++) d[i] = rank * 0.5 + i;
     MPI_Allreduce(d, e, 3000, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);

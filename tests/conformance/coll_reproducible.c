@@ -106,6 +106,18 @@ static void floats(void)
         if (rep == 0) memcpy(bfirst, bout, sizeof(float) * big);
         CHECK(memcmp(bfirst, bout, sizeof(float) * big) == 0, "large allreduce float sum differs in repetition %d", rep);
     }
+    float *rfirst_big = malloc(sizeof(float) * big);
+    for (int rep = 0; rep < 4; rep++) {
+        jitter(rep + 1);
+        MPI_Reduce(bin, bout, big, MPI_FLOAT, MPI_SUM, size - 1, MPI_COMM_WORLD);
+        if (rank == size - 1) {
+            if (rep == 0) memcpy(rfirst_big, bout, sizeof(float) * big);
+            CHECK(memcmp(rfirst_big, bout, sizeof(float) * big) == 0, "large reduce float sum differs in repetition %d",
+                  rep);
+        }
+    }
+    free(rfirst_big);
+    MPI_Allreduce(bin, bout, big, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Bcast(bout, big, MPI_FLOAT, 0, MPI_COMM_WORLD);
     CHECK(memcmp(bfirst, bout, sizeof(float) * big) == 0, "large allreduce results differ between ranks");
     free(bin);
