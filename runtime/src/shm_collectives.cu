@@ -26,7 +26,10 @@ GPUMPI_FN static void gp_tree_run(const void *in, void *out, int count, MPI_Data
         uint32_t at = tr->node_base[level] + node;
         if (gp_fetch_add(&tr->counts[at], 1) != members - 1) {
             unsigned spins = 0; /* someone else carries this node up */
-            while (gp_load_acquire(&tr->release[at]) == gen) gp_pause(&spins);
+            while (gp_load_acquire(&tr->release[at]) == gen) {
+                gp_progress(); /* a peer's send may wait for one of our posted receives */
+                gp_pause(&spins);
+            }
             top = 0;
             break;
         }
@@ -54,12 +57,27 @@ GPUMPI_FN int gp_shm_barrier(MPI_Comm comm)
     return 1;
 }
 
+/* Whether a call takes the tree must not depend on how a rank describes
+ * its data (the standard lets ranks use different types of the same
+ * signature), so it goes by the basic type and the byte count; data of a
+ * derived type is packed on the way in and unpacked on the way out. */
 GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
                                MPI_Comm comm)
 {
-    if (comm != MPI_COMM_WORLD || !gp_w()->tree.values || op > MPI_BXOR || gp_type_basic(t) != t) return 0;
+    MPI_Datatype basic = gp_type_basic(t);
+    if (comm != MPI_COMM_WORLD || !gp_w()->tree.values || op < MPI_MAX || op > MPI_BXOR || basic == MPI_DATATYPE_NULL)
+        return 0;
     size_t bytes = (size_t)count * (size_t)gp_type_size(t);
-    if (bytes == 0 || bytes > GP_TREE_BYTES) return 0;
-    gp_tree_run(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, recvbuf, count, t, op, bytes);
+    int esize = gp_type_size(basic);
+    if (bytes == 0 || bytes > GP_TREE_BYTES || esize <= 0) return 0;
+    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    const void *first;
+    uint64_t packed_in[GP_TREE_BYTES / 8], packed_out[GP_TREE_BYTES / 8];
+    if (gp_type_contiguous(t, count, in, &first))
+        gp_memcpy(packed_in, first, bytes);
+    else
+        gp_type_pack(in, count, t, packed_in);
+    gp_tree_run(packed_in, packed_out, (int)(bytes / (size_t)esize), basic, op, bytes);
+    gp_type_unpack(packed_out, bytes, recvbuf, count, t);
     return 1;
 }

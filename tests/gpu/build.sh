@@ -16,6 +16,8 @@ for src in examples/hello.c examples/ring.c tests/programs/exit_status.c tests/p
     tests/programs/abort.c tests/programs/printmany.c tests/programs/p2p_semantics.c tests/programs/live_output.c \
     tests/converter/golden/main_envp.c tests/converter/golden/designators.c tests/converter/golden/block_extern.c \
     tests/converter/golden/static_locals.c tests/conformance/p2p_nonblocking.c \
+    tests/conformance/coll_basic.c tests/conformance/coll_gather_scatter.c tests/conformance/coll_alltoall.c \
+    tests/conformance/coll_reduce_scatter_scan.c tests/conformance/coll_reproducible.c \
     /usr/share/doc/mpich/examples/cpi.c /usr/share/doc/mpich/examples/hellow.c; do
     case $src in /*) path=$src ;; *) path=$SRC/$src ;; esac
     name=$(basename "$src" .c)

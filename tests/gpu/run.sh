@@ -35,6 +35,10 @@ expect_line block_extern "$B/block_extern" 64 "counter 3"
 expect_line static_locals "$B/static_locals" 64 "static locals 11 13 100 101"
 for n in 4 64 4096; do expect_line p2p_nonblocking "$B/p2p_nonblocking" $n " No Errors"; done
 note "p2p_nonblocking: No Errors at 4, 64 and 4096 ranks"
+for t in coll_basic coll_gather_scatter coll_alltoall coll_reduce_scatter_scan coll_reproducible; do
+    for n in 4 7 64 4096; do expect_line $t "$B/$t" $n " No Errors"; done
+    note "$t: No Errors at 4, 7, 64 and 4096 ranks"
+done
 for d in "$B"/project/*/; do # the test project, built three ways: as under MPICH
     run "$d/sums" ---gpumpi -n 4
     [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$d/want_sums" || fail "project $d: sums: $(cat "$OUT_TXT" "$ERR_TXT")"
