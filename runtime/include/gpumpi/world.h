@@ -95,6 +95,7 @@ typedef struct gp_world {
     char *globals;           /* per-rank copies of the program's globals: */
     size_t globals_stride;   /* rank r's block starts at globals + r * stride */
     char processor_name[256];
+    uint32_t next_ctx;       /* context ids handed out so far (comm.cu; zero-filled at launch) */
 } gp_world;
 
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
