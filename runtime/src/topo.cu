@@ -70,26 +70,50 @@ GPUMPI_FN static void gp_dims_offer(gp_dims_search *s, long sum)
     for (int q = 0; q < s->k; q++) s->best[q] = s->cur[q];
 }
 
-/* Chooses dims i.. with product p, each <= maxd: the first of them is the
- * largest, so it is at least p^(1/j); larger ones only raise the bound. */
-GPUMPI_FN static void gp_dims_rec(gp_dims_search *s, int i, int p, int maxd, long sum)
+/* Depth-first over non-increasing dims (an explicit stack: the GPU's is
+ * small and recursion hides its size from the linker). At level i, j dims
+ * remain with product p[i], each <= maxd[i]; the first of them is the
+ * largest, so at least p^(1/j), and larger ones only raise the bound
+ * d + (j - 1) (p / d)^(1/(j - 1)) on their sum. */
+GPUMPI_FN static void gp_dims_search_run(gp_dims_search *s, int rest)
 {
-    int j = s->k - i;
-    if (j == 1) {
-        if (p <= maxd) {
-            s->cur[i] = p;
-            gp_dims_offer(s, sum + p);
+    int p[32], maxd[32], next[32];
+    long sum[32];
+    double lo[32];
+    int i = 0;
+    p[0] = maxd[0] = rest;
+    sum[0] = 0;
+    next[0] = 0;
+    lo[0] = gp_root(rest, s->k) - 1e-9;
+    while (i >= 0) {
+        int j = s->k - i;
+        if (j == 1) {
+            if (p[i] <= maxd[i]) {
+                s->cur[i] = p[i];
+                gp_dims_offer(s, sum[i] + p[i]);
+            }
+            i--;
+            continue;
         }
-        return;
-    }
-    double lo = gp_root(p, j) - 1e-9;
-    for (int x = 0; x < s->ndiv; x++) {
-        int d = s->div[x];
-        if (d > maxd || d > p) break;
-        if (d < lo || p % d) continue;
-        if (sum + d + (j - 1) * gp_root((double)p / d, j - 1) > (double)s->best_sum + 1e-6) break;
-        s->cur[i] = d;
-        gp_dims_rec(s, i + 1, p / d, d, sum + d);
+        int descend = 0;
+        while (next[i] < s->ndiv) {
+            int d = s->div[next[i]++];
+            if (d > maxd[i] || d > p[i]) break;
+            if (d < lo[i] || p[i] % d) continue;
+            if (sum[i] + d + (j - 1) * gp_root((double)p[i] / d, j - 1) > (double)s->best_sum + 1e-6) break;
+            s->cur[i] = d;
+            p[i + 1] = p[i] / d;
+            maxd[i + 1] = d;
+            sum[i + 1] = sum[i] + d;
+            next[i + 1] = 0;
+            lo[i + 1] = gp_root(p[i + 1], j - 1) - 1e-9;
+            descend = 1;
+            break;
+        }
+        if (descend)
+            i++;
+        else
+            i--;
     }
 }
 
@@ -150,7 +174,7 @@ GPUMPI_FN int MPI_Dims_create(int nnodes, int ndims, int dims[])
     s.best_sum = 0x7fffffffffffffffL;
     s.div = gp_divisors(rest, &s.ndiv);
     if (!s.div) return gp_fatal("MPI_Dims_create", MPI_ERR_NO_MEM, "no device heap left");
-    gp_dims_rec(&s, 0, rest, rest, 0);
+    gp_dims_search_run(&s, rest);
     gp_free((void *)s.div);
     for (int i = 0, k = 0; i < ndims; i++)
         if (dims[i] == 0) dims[i] = s.best[k++];
