@@ -64,11 +64,22 @@ GPUMPI_FN gp_comm_state *gp_cs(void)
 }
 
 /* Lookups never fail: an invalid handle reads as MPI_COMM_WORLD, and the
- * check that every MPI function makes first raises the error. */
+ * check that every MPI function makes first raises the error. A
+ * communicator freed while receives on it were pending still answers
+ * (the standard lets them complete). */
 GPUMPI_FN static gp_comm *gp_comm_at(MPI_Comm comm)
 {
-    gp_comm *c = gp_comm_find(comm);
-    return c ? c : &gp_cs()->comms[MPI_COMM_WORLD];
+    gp_comm_state *cs = gp_cs();
+    if (comm > 0 && comm < cs->ncomms && (cs->comms[comm].live || cs->comms[comm].zombie)) return &cs->comms[comm];
+    return &cs->comms[MPI_COMM_WORLD];
+}
+
+/* What a communicator holds beyond its handle's lifetime. */
+GPUMPI_FN static void gp_comm_release(gp_comm *c)
+{
+    gp_ranks_release(&c->ranks);
+    gp_errh_release(c->eh);
+    c->zombie = 0;
 }
 
 GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm)
@@ -106,8 +117,9 @@ GPUMPI_FN int gp_ctx_alloc(void) { return GP_FIRST_CTX + 2 * (int)gp_fetch_add(&
 GPUMPI_FN MPI_Comm gp_comm_new_handle(void)
 {
     gp_comm_state *cs = gp_cs();
-    int h = MPI_COMM_SELF + 1;
-    while (h < cs->ncomms && cs->comms[h].live) h++;
+    int h = MPI_COMM_SELF + 1, quiet = !gp_self()->posted_head; /* no receive can still name a freed one */
+    while (h < cs->ncomms && (cs->comms[h].live || (cs->comms[h].zombie && !quiet))) h++;
+    if (h < cs->ncomms && cs->comms[h].zombie) gp_comm_release(&cs->comms[h]);
     if (h == cs->ncomms) {
         if (!gp_table_reserve((void **)&cs->comms, &cs->cap_comms, h + 1, sizeof(gp_comm)))
             gp_fatal("MPI_Comm_dup", MPI_ERR_NO_MEM, "no device heap left for %d communicators", h + 1);
@@ -209,12 +221,16 @@ GPUMPI_FN int MPI_Comm_free(MPI_Comm *comm)
         return gp_err(*comm, "MPI_Comm_free", MPI_ERR_COMM, "cannot free %s",
                       *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
     int rc = gp_attrs_delete_all(*comm); /* the callbacks see the communicator still alive */
+    if (rc != MPI_SUCCESS) return gp_err(*comm, "MPI_Comm_free", rc, "an attribute delete callback failed with %d", rc);
     gp_comm *c = gp_comm_at(*comm);
-    gp_ranks_release(&c->ranks);
-    gp_errh_release(c->eh);
     gp_free(c->name);
     gp_free(c->topo);
+    c->name = 0;
+    c->topo = 0;
     c->live = 0;
+    /* receives posted on it complete normally: keep what they look up */
+    c->zombie = 1;
+    if (!gp_self()->posted_head) gp_comm_release(c);
     *comm = MPI_COMM_NULL;
-    return rc;
+    return MPI_SUCCESS;
 }

@@ -235,6 +235,34 @@ int main(int argc, char **argv)
         CHECK(x == 1 && y == 2, "world and its dup: got %d on dup, %d on world", x, y);
     }
 
+    /* a receive posted on a communicator that is then freed still
+     * completes, on that communicator's context: a world message with the
+     * same tag arrives first, and a new communicator is made meanwhile */
+    {
+        MPI_Comm tmp, mid;
+        MPI_Comm_dup(MPI_COMM_WORLD, &tmp);
+        int right = (wrank + 1) % wsize, left = (wrank - 1 + wsize) % wsize, got = -1, wgot = -1;
+        int a = 10 + wrank, b = -10 - wrank;
+        MPI_Request rq, sq[2];
+        MPI_Status st;
+        MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 4, tmp, &rq);
+        MPI_Isend(&b, 1, MPI_INT, right, 4, MPI_COMM_WORLD, &sq[0]);
+        MPI_Isend(&a, 1, MPI_INT, right, 4, tmp, &sq[1]);
+        MPI_Comm_free(&tmp);
+        MPI_Comm_dup(MPI_COMM_WORLD, &mid);
+        MPI_Wait(&rq, &st);
+        CHECK(got == 10 + left && st.MPI_SOURCE == left, "receive on a freed communicator: %d from %d", got,
+              st.MPI_SOURCE);
+        MPI_Recv(&wgot, 1, MPI_INT, left, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(wgot == -10 - left, "world message beside the freed communicator: %d", wgot);
+        MPI_Wait(&sq[0], MPI_STATUS_IGNORE);
+        MPI_Wait(&sq[1], MPI_STATUS_IGNORE);
+        int v = 1, sum = 0;
+        MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, mid);
+        CHECK(sum == wsize, "the communicator made meanwhile: %d", sum);
+        MPI_Comm_free(&mid);
+    }
+
     /* MPI_Comm_split_type: every process shares memory here */
     MPI_Comm shm;
     MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, wrank, MPI_INFO_NULL, &shm);
