@@ -200,3 +200,38 @@ GPUMPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     *newcomm = h;
     return MPI_SUCCESS;
 }
+
+/* MPI_Comm_create_group: collective over the group only, so the context
+ * travels down a binomial tree over group positions, in a context of its
+ * own that no communicator uses (the tag keeps concurrent calls apart).
+ * The new communicator's ranks are the group's. */
+#define GP_CTX_CREATE_GROUP 1
+
+GPUMPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    GP_TRY(gp_comm_check("MPI_Comm_create_group", comm));
+    GP_TRY(gp_group_check("MPI_Comm_create_group", group));
+    GP_TRY(gp_check_tag(comm, "MPI_Comm_create_group", tag, 0));
+    gp_group *g = gp_group_find(group);
+    *newcomm = MPI_COMM_NULL;
+    if (!g || g->rank == MPI_UNDEFINED) return MPI_SUCCESS; /* not a member */
+    int n = g->ranks.size, me = g->rank, ctx = me == 0 ? gp_ctx_alloc() : 0;
+    int mask = 1;
+    while (mask < n) {
+        if (me & mask) {
+            int src, got_tag;
+            size_t got;
+            gp_recv_bytes(&ctx, sizeof ctx, gp_ranks_world(&g->ranks, me - mask), tag, GP_CTX_CREATE_GROUP, &src,
+                          &got_tag, &got);
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (me + mask < n) gp_send_bytes(&ctx, sizeof ctx, gp_ranks_world(&g->ranks, me + mask), tag, GP_CTX_CREATE_GROUP);
+    g = gp_group_find(group);
+    gp_ranks ranks = g->ranks;
+    gp_ranks_retain(&ranks);
+    *newcomm = gp_comm_make(comm, &ranks, me, ctx);
+    return MPI_SUCCESS;
+}

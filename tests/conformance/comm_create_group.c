@@ -203,6 +203,38 @@ int main(int argc, char **argv)
         MPI_Group_free(&cg);
         MPI_Comm_free(&ci);
     }
+    /* MPI_Comm_create_group: called by the group's members only */
+    if (grank(irr) != MPI_UNDEFINED) {
+        MPI_Comm cg;
+        MPI_Comm_create_group(MPI_COMM_WORLD, irr, 5, &cg);
+        int cr = -1, cs = -1;
+        MPI_Comm_rank(cg, &cr);
+        MPI_Comm_size(cg, &cs);
+        CHECK(cs == k && cr == grank(irr), "Comm_create_group: size %d rank %d", cs, cr);
+        int right = (cr + 1) % cs, left = (cr - 1 + cs) % cs, v = -1;
+        MPI_Status st;
+        MPI_Sendrecv(&wrank, 1, MPI_INT, right, 1, &v, 1, MPI_INT, MPI_ANY_SOURCE, 1, cg, &st);
+        CHECK(v == list[left] && st.MPI_SOURCE == left, "Comm_create_group ring: %d from %d", v, st.MPI_SOURCE);
+        long sum = 0, mine = wrank, want_sum = 0;
+        for (int i = 0; i < k; i++) want_sum += list[i];
+        MPI_Allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, cg);
+        CHECK(sum == want_sum, "Comm_create_group allreduce %ld, want %ld", sum, want_sum);
+        MPI_Comm_free(&cg);
+    }
+    if (wrank % 2) { /* the odds, twice at once with different tags */
+        MPI_Comm o1, o2;
+        MPI_Comm_create_group(MPI_COMM_WORLD, odds, 1, &o1);
+        MPI_Comm_create_group(MPI_COMM_WORLD, odds, 2, &o2);
+        int r1 = -1, r2 = -1, s1 = 0;
+        MPI_Comm_rank(o1, &r1);
+        MPI_Comm_rank(o2, &r2);
+        CHECK(r1 == wrank / 2 && r2 == wrank / 2, "Comm_create_group of the odds: ranks %d %d", r1, r2);
+        MPI_Allreduce(&r1, &s1, 1, MPI_INT, MPI_SUM, o2);
+        CHECK(s1 == (n / 2) * (n / 2 - 1) / 2, "Comm_create_group of the odds: allreduce %d", s1);
+        MPI_Comm_free(&o1);
+        MPI_Comm_free(&o2);
+    }
+
     /* a communicator of a subcommunicator's group */
     MPI_Comm half;
     MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, -wrank, &half);

@@ -64,6 +64,7 @@ GPUMPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm);
 GPUMPI_FN int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 GPUMPI_FN int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm);
 GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
+GPUMPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 GPUMPI_FN int MPI_Comm_free(MPI_Comm *comm);
 GPUMPI_FN int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 GPUMPI_FN int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
