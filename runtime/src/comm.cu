@@ -82,6 +82,18 @@ GPUMPI_FN static void gp_comm_release(gp_comm *c)
     c->zombie = 0;
 }
 
+/* A freed communicator can go once nothing may still look it up. */
+GPUMPI_FN static int gp_comm_unused(const gp_comm *c) { return !c->holds && !gp_self()->posted_head; }
+
+GPUMPI_FN void gp_comm_hold(MPI_Comm comm) { gp_comm_at(comm)->holds++; }
+
+GPUMPI_FN void gp_comm_unhold(MPI_Comm comm)
+{
+    gp_comm *c = gp_comm_at(comm);
+    if (c->holds > 0) c->holds--;
+    if (c->zombie && gp_comm_unused(c)) gp_comm_release(c);
+}
+
 GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm)
 {
     GP_TRY(gp_check_initialized(fn));
@@ -117,8 +129,8 @@ GPUMPI_FN int gp_ctx_alloc(void) { return GP_FIRST_CTX + 2 * (int)gp_fetch_add(&
 GPUMPI_FN MPI_Comm gp_comm_new_handle(void)
 {
     gp_comm_state *cs = gp_cs();
-    int h = MPI_COMM_SELF + 1, quiet = !gp_self()->posted_head; /* no receive can still name a freed one */
-    while (h < cs->ncomms && (cs->comms[h].live || (cs->comms[h].zombie && !quiet))) h++;
+    int h = MPI_COMM_SELF + 1;
+    while (h < cs->ncomms && (cs->comms[h].live || (cs->comms[h].zombie && !gp_comm_unused(&cs->comms[h])))) h++;
     if (h < cs->ncomms && cs->comms[h].zombie) gp_comm_release(&cs->comms[h]);
     if (h == cs->ncomms) {
         if (!gp_table_reserve((void **)&cs->comms, &cs->cap_comms, h + 1, sizeof(gp_comm)))
@@ -230,7 +242,7 @@ GPUMPI_FN int MPI_Comm_free(MPI_Comm *comm)
     c->live = 0;
     /* receives posted on it complete normally: keep what they look up */
     c->zombie = 1;
-    if (!gp_self()->posted_head) gp_comm_release(c);
+    if (gp_comm_unused(c)) gp_comm_release(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }

@@ -62,6 +62,7 @@ typedef struct gp_attr {
 typedef struct gp_comm {
     int live;
     int zombie;        /* freed while receives were pending: lookups still work */
+    int holds;         /* nonblocking operations that still use it (gp_comm_hold) */
     int rank;          /* the calling rank's position */
     gp_ranks ranks;
     int ctx;           /* point-to-point context; ctx + 1 is the collective one */
