@@ -18,6 +18,8 @@ typedef long long MPI_Offset;
 typedef int MPI_Request;
 typedef int MPI_Group;
 typedef int MPI_Errhandler;
+typedef int MPI_Info;
+#define MPI_INFO_NULL ((MPI_Info)0)
 
 typedef struct MPI_Status {
     int MPI_SOURCE;
@@ -112,6 +114,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_PENDING 18
 #define MPI_ERR_IN_STATUS 19
 #define MPI_ERR_NO_MEM 20
+#define MPI_ERR_KEYVAL 21
 #define MPI_ERR_LASTCODE 64
 
 /* Error handlers. */

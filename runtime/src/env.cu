@@ -1,5 +1,5 @@
 /* MPI environment: init/finalize, ranks and sizes, time, names, abort. */
-#include "runtime.h"
+#include "comm_impl.h"
 #include "gpumpi/format.h"
 #include "gpumpi/shim_string.h"
 
@@ -13,14 +13,49 @@ GPUMPI_FN int MPI_Init(int *argc, char ***argv)
     if (me->init_state != 0)
         return gp_fatal("MPI_Init", MPI_ERR_OTHER, "called twice (or after MPI_Finalize)");
     me->init_state = 1;
+    gp_cs(); /* this rank's communicator table, with MPI_COMM_WORLD and MPI_COMM_SELF */
     return MPI_SUCCESS;
 }
 
+/* A rank is one thread (a GPU thread cannot start others), so every level
+ * is trivially honoured: there are never two threads of one rank in MPI. */
 GPUMPI_FN int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    (void)required;
-    *provided = MPI_THREAD_SINGLE;
-    return MPI_Init(argc, argv);
+    int level = required < MPI_THREAD_SINGLE ? MPI_THREAD_SINGLE
+                : required > MPI_THREAD_MULTIPLE ? MPI_THREAD_MULTIPLE : required;
+    int rc = MPI_Init(argc, argv);
+    gp_cs()->thread_level = level;
+    *provided = level;
+    return rc;
+}
+
+GPUMPI_FN int MPI_Query_thread(int *provided)
+{
+    GP_TRY(gp_check_initialized("MPI_Query_thread"));
+    *provided = gp_cs()->thread_level;
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Is_thread_main(int *flag)
+{
+    GP_TRY(gp_check_initialized("MPI_Is_thread_main"));
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+/* Profiling control: there is no profiling layer to tell. */
+GPUMPI_VARIADIC_FN int MPI_Pcontrol(const int level, ...)
+{
+    (void)level;
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Get_library_version(char *version, int *resultlen)
+{
+    int n = gp_snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "gpumpi (MPI %d.%d on one GPU, a rank per thread)",
+                        MPI_VERSION, MPI_SUBVERSION);
+    *resultlen = n < MPI_MAX_LIBRARY_VERSION_STRING ? n : MPI_MAX_LIBRARY_VERSION_STRING - 1;
+    return MPI_SUCCESS;
 }
 
 GPUMPI_FN int MPI_Initialized(int *flag)

@@ -33,12 +33,3 @@ GPUMPI_VARIADIC_FN int gp_err(MPI_Comm comm, const char *fn, int errclass, const
     va_end(ap);
     return gp_fatal(fn, errclass, "%s", msg);
 }
-
-/* Stub until error handlers land (errhandler.cu). */
-GPUMPI_FN int gp_call_user_errhandler(MPI_Errhandler eh, MPI_Comm comm, int errclass)
-{
-    (void)eh;
-    (void)comm;
-    (void)errclass;
-    return 0;
-}

@@ -25,6 +25,11 @@ for src in examples/hello.c examples/ring.c tests/programs/exit_status.c tests/p
     $LIST "$OUT/$name" | grep -qx "elf sm_90" || fail "$name has no linked sm_90 machine code"
     note "built $name for the GPU"
 done
+for t in comm_split_dup comm_create_group topo_cart errh_return env_attr; do
+    "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/conformance/$t.c" -o "$OUT/$t" || fail "gpumpicc could not build $t for the GPU"
+    $LIST "$OUT/$t" | grep -qx "elf sm_90" || fail "$t has no linked sm_90 machine code"
+    note "built $t for the GPU"
+done
 "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/multifile/main.c" "$SRC/tests/programs/multifile/work.c" \
     -o "$OUT/multifile" || fail "gpumpicc could not build two files into one GPU program"
 "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \

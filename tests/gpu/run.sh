@@ -29,6 +29,10 @@ for n in 2 3 64 1000; do check_p2p "$B/p2p_semantics" $n; done
 check_live_output "$B/live_output"
 check_multifile "$B/multifile" 5
 for n in 1 7 1000; do check_globals "$B/globals" $n; done
+for t in comm_split_dup comm_create_group topo_cart errh_return env_attr; do
+    for n in 4 7 64 4096; do expect_line $t "$B/$t" $n " No Errors"; done
+    note "$t: No Errors at 4, 7, 64 and 4096 ranks"
+done
 check_envp "$B/main_envp"
 expect_line designators "$B/designators" 64 "designators ok"
 expect_line block_extern "$B/block_extern" 64 "counter 3"

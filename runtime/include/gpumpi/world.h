@@ -172,6 +172,7 @@ typedef struct gp_world {
     gp_copy_job *copy_jobs;  /* GP_COPY_JOBS entries; NULL: no copy service */
     uint32_t ranks_done;     /* ranks that have returned (the copy service stops at nranks) */
     char processor_name[256];
+    uint32_t next_ctx;       /* context ids handed out so far (comm.cu; zero-filled at launch) */
 } gp_world;
 
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)

@@ -1,0 +1,151 @@
+/* Internal interface of communicators, groups, topologies, error handlers
+ * and attributes (comm.cu, comm_split.cu, rankmap.cu, group.cu, topo.cu,
+ * errhandler.cu, attr.cu).
+ *
+ * Every handle is local to the calling rank: it indexes that rank's own
+ * tables (gp_comm_state, hung off gp_self()->comm_state). What members of a
+ * communicator share is its context id and, when its ranks are not a
+ * regular progression of world ranks, one rank map. */
+#ifndef GPUMPI_COMM_IMPL_H
+#define GPUMPI_COMM_IMPL_H
+
+#include "runtime.h"
+
+/* An explicit list of world ranks, shared by every member of a
+ * communicator (and by groups taken from it), freed by the last release. */
+typedef struct gp_rankmap {
+    uint32_t refs;
+    int n;
+    int64_t *by_world; /* (world rank << 32 | position), ascending: world -> position by binary search */
+    int *world;        /* position -> world rank */
+} gp_rankmap;
+
+/* The ranks of a communicator or group: position i is world rank
+ * first + i * stride, unless map is set. World, SELF, dups and regular
+ * splits (parity, blocks, reversed blocks) need no map at all. */
+typedef struct gp_ranks {
+    int size;
+    int first, stride;
+    gp_rankmap *map;
+} gp_ranks;
+
+GPUMPI_FN int gp_ranks_world(const gp_ranks *r, int i);      /* position -> world rank */
+GPUMPI_FN int gp_ranks_find(const gp_ranks *r, int world);   /* world rank -> position, MPI_UNDEFINED if absent */
+GPUMPI_FN int gp_ranks_sorted(const gp_ranks *r, int i);     /* the i-th smallest world rank */
+GPUMPI_FN void gp_ranks_retain(const gp_ranks *r);
+GPUMPI_FN void gp_ranks_release(gp_ranks *r);
+/* Ranks from a list of n distinct world ranks: implicit when they form a
+ * progression, else a new map of this rank's own. MPI_ERR_RANK if a world
+ * rank repeats, MPI_ERR_NO_MEM without heap. */
+GPUMPI_FN int gp_ranks_from_list(gp_ranks *r, const int *world, int n);
+/* MPI_IDENT (same ranks, same order), MPI_SIMILAR (same set) or MPI_UNEQUAL. */
+GPUMPI_FN int gp_ranks_compare(const gp_ranks *a, const gp_ranks *b);
+/* A map of n positions for the caller to fill (world[] and by_world[]). */
+GPUMPI_FN gp_rankmap *gp_rankmap_new(int n, uint32_t refs);
+GPUMPI_FN void gp_sort64(int64_t *a, int n);
+
+/* A Cartesian topology: ndims, then dims[ndims], then periods[ndims]. */
+typedef struct gp_topo {
+    int ndims;
+    int v[1]; /* dims then periods */
+} gp_topo;
+#define GP_TOPO_DIMS(t) ((t)->v)
+#define GP_TOPO_PERIODS(t) ((t)->v + (t)->ndims)
+GPUMPI_FN gp_topo *gp_topo_new(int ndims, const int *dims, const int *periods);
+
+typedef struct gp_attr {
+    int keyval;
+    void *value;
+    struct gp_attr *next;
+} gp_attr;
+
+typedef struct gp_comm {
+    int live;
+    int zombie;        /* freed while receives were pending: lookups still work */
+    int holds;         /* nonblocking operations that still use it (gp_comm_hold) */
+    int rank;          /* the calling rank's position */
+    gp_ranks ranks;
+    int ctx;           /* point-to-point context; ctx + 1 is the collective one */
+    uint32_t coll_seq;
+    MPI_Errhandler eh;
+    char *name;        /* NULL: the default name */
+    gp_topo *topo;     /* NULL: no topology */
+    gp_attr *attrs;
+} gp_comm;
+
+typedef struct gp_group {
+    int live;
+    int rank; /* the calling rank's position, or MPI_UNDEFINED */
+    gp_ranks ranks;
+} gp_group;
+
+typedef struct gp_errh {
+    uint32_t refs; /* 0: a free slot */
+    MPI_Comm_errhandler_function *fn;
+} gp_errh;
+
+typedef struct gp_keyval {
+    int refs; /* the handle and every attribute using it; 0: a free slot */
+    MPI_Comm_copy_attr_function *copy_fn;
+    MPI_Comm_delete_attr_function *delete_fn;
+    void *extra;
+} gp_keyval;
+
+/* Handle bases: below them are the predefined handles. */
+#define GP_GROUP_BASE 2   /* MPI_GROUP_NULL, MPI_GROUP_EMPTY */
+#define GP_ERRH_BASE 3    /* MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN */
+#define GP_KEYVAL_BASE 16 /* MPI_KEYVAL_INVALID and the predefined keys */
+#define GP_FIRST_CTX 6    /* contexts 2, 3 are MPI_COMM_WORLD's, 4, 5 MPI_COMM_SELF's */
+
+typedef struct gp_comm_state {
+    gp_comm *comms; /* handle = index; 0 is MPI_COMM_NULL */
+    int ncomms, cap_comms;
+    gp_group *groups; /* handle = GP_GROUP_BASE + index */
+    int ngroups, cap_groups;
+    gp_errh *errhs; /* handle = GP_ERRH_BASE + index */
+    int nerrhs, cap_errhs;
+    gp_keyval *keyvals; /* handle = GP_KEYVAL_BASE + index */
+    int nkeyvals, cap_keyvals;
+    int thread_level;
+    int attr_values[MPI_LASTUSEDCODE + 1]; /* the predefined attributes' values, by key */
+} gp_comm_state;
+
+/* The calling rank's tables, made on first use with MPI_COMM_WORLD and
+ * MPI_COMM_SELF in them. */
+GPUMPI_FN gp_comm_state *gp_cs(void);
+/* The live communicator behind a handle, or NULL. */
+GPUMPI_FN static inline gp_comm *gp_comm_find(MPI_Comm c)
+{
+    gp_comm_state *cs = gp_cs();
+    return c > 0 && c < cs->ncomms && cs->comms[c].live ? &cs->comms[c] : 0;
+}
+/* A new handle in the calling rank's table, its entry zeroed and live. */
+GPUMPI_FN MPI_Comm gp_comm_new_handle(void);
+/* Fills a new communicator made from parent (collectively agreed ranks and
+ * context): errors handler inherited, no name, topology or attributes. */
+GPUMPI_FN MPI_Comm gp_comm_make(MPI_Comm parent, const gp_ranks *ranks, int my_rank, int ctx);
+/* A fresh context pair, unique in the job: call on one member only. */
+GPUMPI_FN int gp_ctx_alloc(void);
+/* Splits parent as MPI_Comm_split does (every member calls it); *out is
+ * MPI_COMM_NULL for color MPI_UNDEFINED. */
+GPUMPI_FN int gp_comm_split(const char *fn, MPI_Comm parent, int color, int key, MPI_Comm *out);
+
+/* Groups (group.cu). */
+GPUMPI_FN gp_group *gp_group_find(MPI_Group g);
+GPUMPI_FN int gp_group_check(const char *fn, MPI_Group g);
+/* A new group handle owning ranks (already retained or private). */
+GPUMPI_FN MPI_Group gp_group_make(const gp_ranks *ranks);
+
+/* Error handlers (errhandler.cu): handle reference counts. */
+GPUMPI_FN void gp_errh_retain(MPI_Errhandler eh);
+GPUMPI_FN void gp_errh_release(MPI_Errhandler eh);
+
+/* Attributes (attr.cu): copies comm's attributes to newcomm through their
+ * copy callbacks (MPI_Comm_dup); deletes all of comm's (MPI_Comm_free). */
+GPUMPI_FN int gp_attrs_copy(MPI_Comm comm, MPI_Comm newcomm);
+GPUMPI_FN int gp_attrs_delete_all(MPI_Comm comm);
+
+/* Grows a table of elem-byte entries so that it holds need; 0 without heap. */
+GPUMPI_FN int gp_table_reserve(void **table, int *cap, int need, size_t elem);
+
+#endif

@@ -1,0 +1,237 @@
+/* Making communicators: MPI_Comm_dup, MPI_Comm_split (and split_type,
+ * create, which are splits), all collective over the parent.
+ *
+ * A split never gathers every (color, key) into every rank. The parent's
+ * rank 0 allocates one shared table of n entries and broadcasts its
+ * address; each rank writes its (color, key, world rank) and, after a
+ * barrier, reads the table once (O(n) per rank, read in the same order by
+ * every rank, so a warp's reads are one broadcast each) to learn its new
+ * rank, its color's size, its position by world rank, its color's leader
+ * (new rank 0) and the world rank of its successor. The leader allocates
+ * the context and decides, from the members' successor distances, whether
+ * the new communicator is a progression of world ranks (no map at all) or
+ * needs one shared map, which the members fill in parallel. After that,
+ * waits are per color on counters in the leader's entry; the last rank
+ * done with the table frees it. */
+#include "comm_impl.h"
+#include "gpumpi/shim_stdlib.h"
+#include "gpumpi/shim_string.h"
+
+typedef struct gp_split_in {
+    int color, key, world;
+} gp_split_in;
+
+/* Written by the members of a color into their leader's entry. */
+typedef struct gp_split_lead {
+    uint32_t dmin, dmax;    /* successor distances (as int), atomic min/max */
+    uint32_t arrived;       /* members that posted their distance */
+    uint32_t ready;         /* 1 once the leader published ctx and the ranks */
+    uint32_t filled;        /* members that wrote their map entries */
+    int ctx;
+    gp_ranks ranks;         /* map: refs already counted for every member */
+} gp_split_lead;
+
+typedef struct gp_split_table {
+    uint32_t done; /* ranks finished with the table: the last frees it */
+    int n;
+    gp_split_in *in;
+    gp_split_lead *lead;
+} gp_split_table;
+
+GPUMPI_FN static void gp_atomic_min_int(uint32_t *p, int v)
+{
+    uint32_t cur = gp_load_acquire(p);
+    while ((int)cur > v && !gp_cas(p, cur, (uint32_t)v)) cur = gp_load_acquire(p);
+}
+
+GPUMPI_FN static void gp_atomic_max_int(uint32_t *p, int v)
+{
+    uint32_t cur = gp_load_acquire(p);
+    while ((int)cur < v && !gp_cas(p, cur, (uint32_t)v)) cur = gp_load_acquire(p);
+}
+
+GPUMPI_FN static void gp_wait_for(uint32_t *p, uint32_t want)
+{
+    unsigned spins = 0;
+    while (gp_load_acquire(p) != want) gp_pause(&spins);
+}
+
+GPUMPI_FN static gp_split_table *gp_split_table_new(int n)
+{
+    size_t head = (sizeof(gp_split_table) + 15) & ~(size_t)15;
+    size_t in_bytes = ((sizeof(gp_split_in) * (size_t)n) + 15) & ~(size_t)15;
+    gp_split_table *t = (gp_split_table *)gp_malloc(head + in_bytes + sizeof(gp_split_lead) * (size_t)n);
+    if (!t) return 0;
+    t->done = 0;
+    t->n = n;
+    t->in = (gp_split_in *)((char *)t + head);
+    t->lead = (gp_split_lead *)((char *)t + head + in_bytes);
+    return t;
+}
+
+/* (key, parent rank) order: the order of the new ranks. */
+GPUMPI_FN static inline int gp_before(int key_a, int a, int key_b, int b) { return key_a < key_b || (key_a == key_b && a < b); }
+
+GPUMPI_FN int gp_comm_split(const char *fn, MPI_Comm parent, int color, int key, MPI_Comm *out)
+{
+    int n = gp_comm_size(parent), me = gp_comm_rank(parent), my_world = gp_thread_rank();
+    gp_split_table *t = 0;
+    if (me == 0 && !(t = gp_split_table_new(n)))
+        return gp_fatal(fn, MPI_ERR_NO_MEM, "no device heap left for a %d-entry split table", n);
+    MPI_Bcast(&t, (int)sizeof t, MPI_BYTE, 0, parent);
+    t->in[me].color = color;
+    t->in[me].key = key;
+    t->in[me].world = my_world;
+    gp_split_lead *mine = &t->lead[me];
+    gp_memset(mine, 0, sizeof *mine);
+    mine->dmin = (uint32_t)0x7fffffff;
+    mine->dmax = (uint32_t)0x80000000;
+    MPI_Barrier(parent);
+
+    *out = MPI_COMM_NULL;
+    if (color != MPI_UNDEFINED) {
+        /* one pass over the table */
+        int size = 0, new_rank = 0, wpos = 0, leader = -1, lead_key = 0, succ = -1, succ_key = 0;
+        for (int j = 0; j < n; j++) {
+            gp_split_in e = t->in[j];
+            if (e.color != color) continue;
+            size++;
+            if (gp_before(e.key, j, key, me)) new_rank++;
+            if (e.world < my_world) wpos++;
+            if (leader < 0 || gp_before(e.key, j, lead_key, leader)) leader = j, lead_key = e.key;
+            if (gp_before(key, me, e.key, j) && (succ < 0 || gp_before(e.key, j, succ_key, succ)))
+                succ = j, succ_key = e.key;
+        }
+        gp_split_lead *L = &t->lead[leader];
+        if (succ >= 0) {
+            int d = t->in[succ].world - my_world;
+            gp_atomic_min_int(&L->dmin, d);
+            gp_atomic_max_int(&L->dmax, d);
+        }
+        gp_fetch_add(&L->arrived, 1);
+        if (new_rank == 0) {
+            gp_wait_for(&L->arrived, (uint32_t)size);
+            L->ctx = gp_ctx_alloc();
+            L->ranks.size = size;
+            L->ranks.first = my_world;
+            L->ranks.stride = size > 1 ? (int)L->dmin : 1;
+            L->ranks.map = 0;
+            if (size > 1 && L->dmin != L->dmax) {
+                L->ranks.map = gp_rankmap_new(size, (uint32_t)size);
+                if (!L->ranks.map)
+                    return gp_fatal(fn, MPI_ERR_NO_MEM, "no device heap left for a %d-rank communicator", size);
+            }
+            gp_store_release(&L->ready, 1);
+        } else {
+            gp_wait_for(&L->ready, 1);
+        }
+        gp_ranks ranks = L->ranks;
+        int ctx = L->ctx;
+        if (ranks.map) {
+            ranks.map->world[new_rank] = my_world;
+            ranks.map->by_world[wpos] = ((int64_t)my_world << 32) | (uint32_t)new_rank;
+            gp_fetch_add(&L->filled, 1);
+            gp_wait_for(&L->filled, (uint32_t)size);
+        }
+        *out = gp_comm_make(parent, &ranks, new_rank, ctx);
+    }
+    if (gp_fetch_add(&t->done, 1) == (uint32_t)n - 1) gp_free(t);
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcomm)
+{
+    GP_TRY(gp_comm_check("MPI_Comm_split", comm));
+    if (color < 0 && color != MPI_UNDEFINED)
+        return gp_err(comm, "MPI_Comm_split", MPI_ERR_ARG, "invalid color %d (colors are >= 0 or MPI_UNDEFINED)",
+                      color);
+    return gp_comm_split("MPI_Comm_split", comm, color, key, newcomm);
+}
+
+GPUMPI_FN int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
+{
+    (void)info;
+    GP_TRY(gp_comm_check("MPI_Comm_split_type", comm));
+    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
+        return gp_err(comm, "MPI_Comm_split_type", MPI_ERR_ARG, "unknown split type %d", split_type);
+    /* every rank shares the one device's memory: one color */
+    return gp_comm_split("MPI_Comm_split_type", comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, newcomm);
+}
+
+GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
+{
+    GP_TRY(gp_comm_check("MPI_Comm_create", comm));
+    GP_TRY(gp_group_check("MPI_Comm_create", group));
+    gp_group *g = gp_group_find(group);
+    int gsize = g ? g->ranks.size : 0, grank = g ? g->rank : MPI_UNDEFINED;
+    if (gsize > gp_comm_size(comm))
+        return gp_err(comm, "MPI_Comm_create", MPI_ERR_GROUP, "the group has %d ranks, the communicator only %d", gsize,
+                      gp_comm_size(comm));
+    GP_TRY(gp_comm_split("MPI_Comm_create", comm, grank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, grank, newcomm));
+    if (*newcomm != MPI_COMM_NULL && gp_comm_size(*newcomm) != gsize) {
+        MPI_Comm_free(newcomm);
+        return gp_err(comm, "MPI_Comm_create", MPI_ERR_GROUP,
+                      "the group has ranks outside the communicator (%d of its %d ranks are in it)",
+                      gp_comm_size(*newcomm), gsize);
+    }
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    GP_TRY(gp_comm_check("MPI_Comm_dup", comm));
+    int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc() : 0;
+    MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
+    gp_comm *c = gp_comm_find(comm);
+    gp_ranks ranks = c->ranks;
+    gp_ranks_retain(&ranks);
+    MPI_Comm h = gp_comm_make(comm, &ranks, c->rank, ctx);
+    c = gp_comm_find(comm); /* the table may have moved */
+    if (c->topo) {
+        gp_topo *t = c->topo;
+        gp_comm_find(h)->topo = gp_topo_new(t->ndims, GP_TOPO_DIMS(t), GP_TOPO_PERIODS(t));
+    }
+    int rc = gp_attrs_copy(comm, h);
+    if (rc != MPI_SUCCESS) {
+        MPI_Comm_free(&h);
+        *newcomm = MPI_COMM_NULL;
+        return gp_err(comm, "MPI_Comm_dup", rc, "an attribute copy callback failed with %d", rc);
+    }
+    *newcomm = h;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Comm_create_group: collective over the group only, so the context
+ * travels down a binomial tree over group positions, in a context of its
+ * own that no communicator uses (the tag keeps concurrent calls apart).
+ * The new communicator's ranks are the group's. */
+#define GP_CTX_CREATE_GROUP 1
+
+GPUMPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
+{
+    GP_TRY(gp_comm_check("MPI_Comm_create_group", comm));
+    GP_TRY(gp_group_check("MPI_Comm_create_group", group));
+    GP_TRY(gp_check_tag(comm, "MPI_Comm_create_group", tag, 0));
+    gp_group *g = gp_group_find(group);
+    *newcomm = MPI_COMM_NULL;
+    if (!g || g->rank == MPI_UNDEFINED) return MPI_SUCCESS; /* not a member */
+    int n = g->ranks.size, me = g->rank, ctx = me == 0 ? gp_ctx_alloc() : 0;
+    int mask = 1;
+    while (mask < n) {
+        if (me & mask) {
+            int src, got_tag;
+            size_t got;
+            gp_recv_bytes(&ctx, sizeof ctx, gp_ranks_world(&g->ranks, me - mask), tag, GP_CTX_CREATE_GROUP, &src,
+                          &got_tag, &got);
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (me + mask < n) gp_send_bytes(&ctx, sizeof ctx, gp_ranks_world(&g->ranks, me + mask), tag, GP_CTX_CREATE_GROUP);
+    g = gp_group_find(group);
+    gp_ranks ranks = g->ranks;
+    gp_ranks_retain(&ranks);
+    *newcomm = gp_comm_make(comm, &ranks, me, ctx);
+    return MPI_SUCCESS;
+}

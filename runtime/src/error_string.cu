@@ -1,0 +1,54 @@
+/* MPI_Error_string and MPI_Error_class. Every error code gpumpi returns is
+ * its class, so a code's class is itself. */
+#include "runtime.h"
+#include "gpumpi/shim_string.h"
+
+GPUMPI_FN static const char *gp_error_text(int code)
+{
+    switch (code) {
+    case MPI_SUCCESS: return "No MPI error";
+    case MPI_ERR_BUFFER: return "Invalid buffer pointer";
+    case MPI_ERR_COUNT: return "Invalid count argument";
+    case MPI_ERR_TYPE: return "Invalid datatype argument";
+    case MPI_ERR_TAG: return "Invalid tag argument";
+    case MPI_ERR_COMM: return "Invalid communicator";
+    case MPI_ERR_RANK: return "Invalid rank";
+    case MPI_ERR_REQUEST: return "Invalid request handle";
+    case MPI_ERR_ROOT: return "Invalid root";
+    case MPI_ERR_GROUP: return "Invalid group";
+    case MPI_ERR_OP: return "Invalid reduction operation";
+    case MPI_ERR_TOPOLOGY: return "Invalid topology (the communicator has none, or the wrong kind)";
+    case MPI_ERR_DIMS: return "Invalid dimension argument";
+    case MPI_ERR_ARG: return "Invalid argument";
+    case MPI_ERR_UNKNOWN: return "Unknown error";
+    case MPI_ERR_TRUNCATE: return "Message truncated: the receive buffer is too small";
+    case MPI_ERR_OTHER: return "Other MPI error";
+    case MPI_ERR_INTERN: return "Internal MPI error";
+    case MPI_ERR_PENDING: return "Pending request (not failed, not complete)";
+    case MPI_ERR_IN_STATUS: return "Error code is in the status";
+    case MPI_ERR_NO_MEM: return "Out of memory (raise the device heap with ---gpumpi --heap)";
+    case MPI_ERR_KEYVAL: return "Invalid attribute key";
+    case MPI_ERR_LASTCODE: return "Last error code";
+    default: return 0;
+    }
+}
+
+GPUMPI_FN int MPI_Error_string(int errorcode, char *string, int *resultlen)
+{
+    const char *text = gp_error_text(errorcode);
+    if (!text) return gp_err(MPI_COMM_WORLD, "MPI_Error_string", MPI_ERR_ARG, "invalid error code %d", errorcode);
+    size_t n = gp_strlen(text);
+    if (n > MPI_MAX_ERROR_STRING - 1) n = MPI_MAX_ERROR_STRING - 1;
+    gp_memcpy(string, text, n);
+    string[n] = 0;
+    *resultlen = (int)n;
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Error_class(int errorcode, int *errorclass)
+{
+    if (!gp_error_text(errorcode))
+        return gp_err(MPI_COMM_WORLD, "MPI_Error_class", MPI_ERR_ARG, "invalid error code %d", errorcode);
+    *errorclass = errorcode;
+    return MPI_SUCCESS;
+}
