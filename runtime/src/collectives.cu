@@ -24,6 +24,23 @@ GPUMPI_FN static void gp_coll_recv(const char *fn, MPI_Comm comm, void *buf, siz
                  from, got, bytes);
 }
 
+/* The same with (count, datatype) data, packed on the way when not contiguous. */
+GPUMPI_FN static void gp_coll_send_typed(MPI_Comm comm, const void *buf, int count, MPI_Datatype type, int to, int tag)
+{
+    gp_send_typed(buf, count, type, gp_comm_to_world(comm, to), tag, gp_ctx_coll(comm));
+}
+
+GPUMPI_FN static void gp_coll_recv_typed(const char *fn, MPI_Comm comm, void *buf, int count, MPI_Datatype type, int from,
+                                         int tag)
+{
+    int src, got_tag;
+    size_t got, bytes = (size_t)count * (size_t)gp_type_size(type);
+    gp_recv_typed(buf, count, type, gp_comm_to_world(comm, from), tag, gp_ctx_coll(comm), &src, &got_tag, &got);
+    if (got != bytes)
+        gp_fatal(fn, MPI_ERR_TRUNCATE, "ranks disagree on the message size (rank %d sent %zu bytes, expected %zu)",
+                 from, got, bytes);
+}
+
 GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
 {
     GP_TRY(gp_comm_check("MPI_Barrier", comm));
@@ -49,18 +66,17 @@ GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root
     GP_TRY(gp_type_check(comm, "MPI_Bcast", datatype, count));
     GP_TRY(gp_check_root("MPI_Bcast", comm, root));
     int n = gp_comm_size(comm), me = gp_comm_rank(comm);
-    size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
     int rel = (me - root + n) % n;
     int mask = 1;
     while (mask < n) {
         if (rel & mask) {
-            gp_coll_recv("MPI_Bcast", comm, buffer, bytes, (rel - mask + root) % n, GP_TAG_BCAST);
+            gp_coll_recv_typed("MPI_Bcast", comm, buffer, count, datatype, (rel - mask + root) % n, GP_TAG_BCAST);
             break;
         }
         mask <<= 1;
     }
     for (mask >>= 1; mask > 0; mask >>= 1)
-        if (rel + mask < n) gp_coll_send(comm, buffer, bytes, (rel + mask + root) % n, GP_TAG_BCAST);
+        if (rel + mask < n) gp_coll_send_typed(comm, buffer, count, datatype, (rel + mask + root) % n, GP_TAG_BCAST);
     return MPI_SUCCESS;
 }
 
@@ -75,30 +91,50 @@ GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
     GP_TRY(gp_check_root("MPI_Reduce", comm, root));
     int n = gp_comm_size(comm), me = gp_comm_rank(comm);
     size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
+    /* The tree combines packed data. A non-commutative operation must see
+     * the operands in rank order, lower rank first: it reduces to rank 0,
+     * which passes the result on to the root. */
+    int commute = gp_op_commutative(op), top = commute ? root : 0;
     uint64_t stack_acc[GP_REDUCE_STACK_BYTES / 8], stack_tmp[GP_REDUCE_STACK_BYTES / 8];
     int on_heap = bytes > GP_REDUCE_STACK_BYTES;
     void *tmp = on_heap ? gp_malloc(bytes) : (void *)stack_tmp;
-    /* the root accumulates in recvbuf; others in scratch */
-    void *acc = me == root ? recvbuf : (on_heap ? gp_malloc(bytes) : (void *)stack_acc);
+    /* the root accumulates in recvbuf when it is contiguous; others in scratch */
+    const void *first = 0;
+    int in_recvbuf = me == root && top == root && gp_type_contiguous(datatype, count, recvbuf, &first);
+    void *acc = in_recvbuf ? (void *)first : (on_heap ? gp_malloc(bytes) : (void *)stack_acc);
     if (!tmp || !acc) return gp_fatal("MPI_Reduce", MPI_ERR_NO_MEM, "no device heap left for %zu bytes", bytes);
-    if (sendbuf != MPI_IN_PLACE) gp_memcpy(acc, sendbuf, bytes);
-    int rel = (me - root + n) % n;
+    const void *src = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    const void *src_first;
+    if (gp_type_contiguous(datatype, count, src, &src_first)) {
+        if (src_first != acc) gp_memcpy(acc, src_first, bytes);
+    } else {
+        gp_type_pack(src, count, datatype, acc);
+    }
+    int rel = (me - top + n) % n;
     for (int mask = 1; mask < n; mask <<= 1) {
         if (rel & mask) {
-            gp_coll_send(comm, acc, bytes, (rel - mask + root) % n, GP_TAG_REDUCE);
+            gp_coll_send(comm, acc, bytes, (rel - mask + top) % n, GP_TAG_REDUCE);
             break;
         }
         if (rel + mask < n) {
-            gp_coll_recv("MPI_Reduce", comm, tmp, bytes, (rel + mask + root) % n, GP_TAG_REDUCE);
-            int rc = gp_reduce_apply(op, datatype, tmp, acc, count);
+            gp_coll_recv("MPI_Reduce", comm, tmp, bytes, (rel + mask + top) % n, GP_TAG_REDUCE);
+            /* acc holds the lower ranks' part, tmp the higher ranks' */
+            int rc = commute ? gp_reduce_apply(op, datatype, tmp, acc, count)
+                             : gp_reduce_apply(op, datatype, acc, tmp, count);
             if (rc != MPI_SUCCESS)
                 return gp_err(comm, "MPI_Reduce", rc, "operation %d is not defined for datatype %d", (int)op,
-                                (int)datatype);
+                              (int)datatype);
+            if (!commute) gp_memcpy(acc, tmp, bytes);
         }
     }
+    if (top != root) {
+        if (me == top) gp_coll_send(comm, acc, bytes, root, GP_TAG_REDUCE);
+        if (me == root) gp_coll_recv("MPI_Reduce", comm, acc, bytes, top, GP_TAG_REDUCE);
+    }
+    if (me == root && !in_recvbuf) gp_type_unpack(acc, bytes, recvbuf, count, datatype);
     if (on_heap) {
         gp_free(tmp);
-        if (acc != recvbuf) gp_free(acc);
+        if (!in_recvbuf) gp_free(acc);
     }
     return MPI_SUCCESS;
 }

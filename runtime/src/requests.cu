@@ -57,7 +57,11 @@ GPUMPI_FN static int gp_req_new(int kind)
     return h;
 }
 
-GPUMPI_FN static void gp_req_release(int h) { gp_req_at(h)->kind = GP_REQ_FREE; }
+GPUMPI_FN static void gp_req_release(int h)
+{
+    gp_req_at(h)->kind = GP_REQ_FREE;
+    gp_type_release(gp_req_at(h)->type); /* held since gp_make */
+}
 
 GPUMPI_FN static void gp_unpost(int h)
 {
@@ -147,6 +151,7 @@ GPUMPI_FN static int gp_make(const char *fn, int kind, int mode, const void *buf
     q->buf = (void *)buf;
     q->count = count;
     q->type = type;
+    gp_type_hold(type); /* a datatype freed meanwhile stays usable for this request */
     q->peer = peer;
     q->tag = tag;
     q->comm = comm;
