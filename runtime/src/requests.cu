@@ -553,8 +553,8 @@ GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
     size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
     void *copy = gp_malloc(bytes ? bytes : 1);
     if (!copy) return gp_fatal("MPI_Sendrecv_replace", MPI_ERR_NO_MEM, "no device heap left for %zu bytes", bytes);
-    gp_memcpy(copy, buf, bytes);
-    int rc = MPI_Sendrecv(copy, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
+    gp_type_pack(buf, count, datatype, copy); /* the packed bytes are the message */
+    int rc = MPI_Sendrecv(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
     gp_free(copy);
     return rc;
 }

@@ -202,6 +202,7 @@ static void constructors(void)
             for (int k = 0; k < 3; k++) map[n++] = b * 15 + j * 5 + k * 2;
     ring_map("vector(2,2,3) of vector", outer, 2, 0, map, n, 25);
     MPI_Type_free(&outer);
+    MPI_Type_free(&inner);
 
     /* struct of a vector, an int and a contiguous */
     {
@@ -438,6 +439,21 @@ static void free_while_pending(void)
           "a datatype freed while a receive is pending");
 }
 
+/* MPI_Sendrecv_replace with a type with gaps */
+static void replace(void)
+{
+    MPI_Datatype v;
+    MPI_Type_vector(3, 1, 2, MPI_INT, &v);
+    MPI_Type_commit(&v);
+    int b[6];
+    for (int i = 0; i < 6; i++) b[i] = val(rank, i);
+    MPI_Sendrecv_replace(b, 1, v, right, 11, left, 11, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    CHECK(b[0] == val(left, 0) && b[2] == val(left, 2) && b[4] == val(left, 4) && b[1] == val(rank, 1) &&
+              b[3] == val(rank, 3) && b[5] == val(rank, 5),
+          "MPI_Sendrecv_replace with a vector type");
+    MPI_Type_free(&v);
+}
+
 static long ld_stride(const long double *p) { return (long)((const char *)(p + 1) - (const char *)p); }
 
 /* predefined types: sizes and extents as C lays the data out */
@@ -491,6 +507,7 @@ int main(int argc, char **argv)
     structs();
     short_message();
     free_while_pending();
+    replace();
     int total = 0;
     MPI_Allreduce(&errors, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     if (rank == 0) {
