@@ -1,8 +1,8 @@
 /* Packing and unpacking: running a datatype's program (datatype.h) over
  * the user's buffer. A step's blocks are moved by a tight loop, in
  * 8- or 4-byte words when the addresses allow; a contiguous type is one
- * copy, and a type that is one run per element (a vector of doubles, a
- * padded struct) one strided loop over the elements. */
+ * copy, and a type of runs only (a vector of doubles, a struct) one
+ * strided loop per step over all the elements. */
 #include "datatype.h"
 #include "gpumpi/shim_string.h"
 
@@ -30,9 +30,46 @@ GPUMPI_FN static void gp_copy_blocks(char *dst, MPI_Aint dstride, const char *sr
             const uint32_t *s = (const uint32_t *)(src + k * sstride);
             for (MPI_Aint i = 0; i < w; i++) d[i] = s[i];
         }
+    } else if (len < 64) { /* short unaligned blocks: bytes, no call per block */
+        for (MPI_Aint k = 0; k < count; k++) {
+            char *d = dst + k * dstride;
+            const char *s = src + k * sstride;
+            for (MPI_Aint i = 0; i < len; i++) d[i] = s[i];
+        }
     } else {
         for (MPI_Aint k = 0; k < count; k++) gp_memcpy(dst + k * dstride, src + k * sstride, (size_t)len);
     }
+}
+
+/* n whole elements of a type of runs only (depth 0), stride bytes apart,
+ * to or from packed bytes at p; returns the end of the packed bytes. It
+ * moves a step at a time across all n elements (step s of element i is at
+ * base + i * stride + off and at p + i * size + the bytes of the steps
+ * before s): each step is one strided loop, however many steps an element
+ * has. The order of the copies changes, not what goes where. */
+GPUMPI_FN static char *gp_move_flat(const gp_tobj *o, char *base, char *p, MPI_Aint n, MPI_Aint stride, int unpack)
+{
+    MPI_Aint size = o->size;
+    const gp_tent *P = gp_prog(o);
+    for (int s = 0; s < o->nent; s++) {
+        const gp_tent *e = &P[s];
+        if (e->count == 1) {
+            if (unpack)
+                gp_copy_blocks(base + e->off, stride, p, size, n, e->len);
+            else
+                gp_copy_blocks(p, size, base + e->off, stride, n, e->len);
+        } else {
+            for (MPI_Aint i = 0; i < n; i++) {
+                char *b = base + i * stride + e->off, *q = p + i * size;
+                if (unpack)
+                    gp_copy_blocks(b, e->stride, q, e->len, e->count, e->len);
+                else
+                    gp_copy_blocks(q, e->len, b, e->stride, e->count, e->len);
+            }
+        }
+        p += e->count * e->len;
+    }
+    return p + (n - 1) * size;
 }
 
 /* One whole element at base to or from packed bytes at p; returns the end
@@ -48,6 +85,7 @@ typedef struct gp_frame {
 
 GPUMPI_FN static char *gp_move_elem(const gp_tobj *t, char *base, char *p, int unpack)
 {
+    if (t->depth == 0) return gp_move_flat(t, base, p, 1, 0, unpack);
     gp_frame st[GP_MAX_NEST];
     int d = 0;
     st[0].t = t;
@@ -67,6 +105,9 @@ GPUMPI_FN static char *gp_move_elem(const gp_tobj *t, char *base, char *p, int u
             else
                 gp_copy_blocks(p, e->len, f->base + e->off, e->stride, e->count, e->len);
             p += e->count * e->len;
+            f->i++;
+        } else if (e->child->depth == 0) { /* the innermost level: strided loops, no frames */
+            p = gp_move_flat(e->child, f->base + e->off, p, e->count, e->stride, unpack);
             f->i++;
         } else if (f->k == e->count) {
             f->k = 0;
@@ -116,20 +157,25 @@ GPUMPI_FN static void gp_unpack_part(const gp_tobj *t, char *base, const char *i
     }
 }
 
+/* n whole elements from base to or from packed bytes at p */
+GPUMPI_FN static void gp_move_many(const gp_tobj *o, char *base, char *p, MPI_Aint n, int unpack)
+{
+    MPI_Aint ext = gp_ext(o);
+    if (o->depth == 0) {
+        gp_move_flat(o, base, p, n, ext, unpack);
+        return;
+    }
+    for (MPI_Aint i = 0; i < n; i++) p = gp_move_elem(o, base + i * ext, p, unpack);
+}
+
 GPUMPI_FN void gp_type_pack(const void *buf, int count, MPI_Datatype t, void *out)
 {
     const gp_tobj *o = gp_tobj_of(t);
     if (!o || count <= 0 || o->size == 0) return;
-    const char *base = (const char *)buf;
-    if (o->dense) {
-        gp_memcpy(out, base + o->run_off, (size_t)count * (size_t)o->size);
-    } else if (o->run) { /* one run per element: a strided loop over the elements */
-        gp_copy_blocks((char *)out, o->size, base + o->run_off, gp_ext(o), count, o->size);
-    } else {
-        char *p = (char *)out;
-        MPI_Aint ext = gp_ext(o);
-        for (int i = 0; i < count; i++) p = gp_move_elem(o, (char *)base + i * ext, p, 0);
-    }
+    if (o->dense)
+        gp_memcpy(out, (const char *)buf + o->run_off, (size_t)count * (size_t)o->size);
+    else
+        gp_move_many(o, (char *)buf, (char *)out, count, 0);
 }
 
 GPUMPI_FN void gp_type_unpack(const void *in, size_t bytes, void *buf, int count, MPI_Datatype t)
@@ -139,20 +185,13 @@ GPUMPI_FN void gp_type_unpack(const void *in, size_t bytes, void *buf, int count
     MPI_Aint size = o->size, whole = (MPI_Aint)bytes / size;
     if (whole > count) whole = count;
     char *base = (char *)buf;
-    const char *p = (const char *)in;
-    MPI_Aint ext = gp_ext(o);
     if (o->dense) {
-        gp_memcpy(base + o->run_off, p, bytes < (size_t)count * (size_t)size ? bytes : (size_t)count * (size_t)size);
+        gp_memcpy(base + o->run_off, in, bytes < (size_t)count * (size_t)size ? bytes : (size_t)count * (size_t)size);
         return;
     }
-    if (o->run) {
-        gp_copy_blocks(base + o->run_off, ext, p, size, whole, size);
-        p += whole * size;
-    } else {
-        for (MPI_Aint i = 0; i < whole; i++) p = gp_move_elem(o, base + i * ext, (char *)p, 1);
-    }
+    gp_move_many(o, base, (char *)in, whole, 1);
     MPI_Aint left = (MPI_Aint)bytes - whole * size;
-    if (whole < count && left > 0) gp_unpack_part(o, base + whole * ext, p, left);
+    if (whole < count && left > 0) gp_unpack_part(o, base + whole * gp_ext(o), (const char *)in + whole * size, left);
 }
 
 /* ---- MPI_Pack and MPI_Unpack: the same format as a message ------------- */
