@@ -88,6 +88,7 @@ GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
 {
     GP_TRY(gp_comm_check("MPI_Reduce", comm));
     GP_TRY(gp_type_check(comm, "MPI_Reduce", datatype, count));
+    GP_TRY(gp_op_check(comm, "MPI_Reduce", op, datatype));
     GP_TRY(gp_check_root("MPI_Reduce", comm, root));
     int n = gp_comm_size(comm), me = gp_comm_rank(comm);
     size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);

@@ -191,3 +191,37 @@ GPUMPI_FN int gp_op_commutative(MPI_Op op)
     int c = gp_user_op_commutative(op);
     return c < 0 ? 1 : c; /* every predefined operation is */
 }
+
+GPUMPI_FN static const char *gp_op_name(MPI_Op op)
+{
+    switch (op) {
+    case MPI_MAX: return "MPI_MAX";
+    case MPI_MIN: return "MPI_MIN";
+    case MPI_SUM: return "MPI_SUM";
+    case MPI_PROD: return "MPI_PROD";
+    case MPI_LAND: return "MPI_LAND";
+    case MPI_BAND: return "MPI_BAND";
+    case MPI_LOR: return "MPI_LOR";
+    case MPI_BOR: return "MPI_BOR";
+    case MPI_LXOR: return "MPI_LXOR";
+    case MPI_BXOR: return "MPI_BXOR";
+    case MPI_MAXLOC: return "MPI_MAXLOC";
+    case MPI_MINLOC: return "MPI_MINLOC";
+    case MPI_REPLACE: return "MPI_REPLACE";
+    case MPI_NO_OP: return "MPI_NO_OP";
+    default: return "a user operation";
+    }
+}
+
+GPUMPI_FN int gp_op_check(MPI_Comm comm, const char *fn, MPI_Op op, MPI_Datatype t)
+{
+    char none[1] = {0};
+    if (gp_reduce_apply(op, t, none, none, 0) == MPI_SUCCESS) return MPI_SUCCESS;
+    if ((op <= MPI_OP_NULL || op > MPI_NO_OP) && gp_user_op_commutative(op) < 0)
+        return gp_err(comm, fn, MPI_ERR_OP, "invalid operation %d", (int)op);
+    const char *tname = 0;
+    if (gp_predef_name(t, &tname))
+        return gp_err(comm, fn, MPI_ERR_OP, "%s is not defined for %s", gp_op_name(op), tname);
+    return gp_err(comm, fn, MPI_ERR_OP, "%s is not defined for datatype %d (predefined operations need a type made "
+                  "of one basic type)", gp_op_name(op), (int)t);
+}

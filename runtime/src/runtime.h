@@ -78,6 +78,9 @@ GPUMPI_FN void gp_type_release(MPI_Datatype t);
  * an MPI error class (MPI_ERR_OP when op does not apply to t). */
 GPUMPI_FN int gp_reduce_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count);
 GPUMPI_FN int gp_op_commutative(MPI_Op op);
+/* Raises MPI_ERR_OP on comm unless op is valid and defined for t (a
+ * reduction checks before it moves data: one rank alone never combines). */
+GPUMPI_FN int gp_op_check(MPI_Comm comm, const char *fn, MPI_Op op, MPI_Datatype t);
 
 /* Message matching (match.cu): envelopes queued at the receiving rank. */
 GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m);
