@@ -89,30 +89,30 @@ static long long comb_int(MPI_Op op, long long a, long long b)
  * or MPI_Allreduce, alternating by operation, starting with the type's
  * PARITY, so each type and each operation sees both (MPICH, run
  * oversubscribed for the comparison, takes tens of ms per collective). */
-#define INT_TEST(NAME, T, MPIT, SGN, OPS, PARITY)                                                 \
-    static void NAME(void)                                                                        \
-    {                                                                                             \
-        T in[N], out[N], ex[N];                                                                   \
-        for (int o = 0; o < (int)(sizeof OPS / sizeof OPS[0]); o++) {                             \
-            MPI_Op op = OPS[o];                                                                   \
-            for (int i = 0; i < N; i++) {                                                         \
-                long long e = gen_int(op, 0, i, SGN);                                             \
-                for (int r = 1; r < size; r++) e = comb_int(op, gen_int(op, r, i, SGN), e);       \
-                in[i] = (T)gen_int(op, rank, i, SGN);                                             \
-                ex[i] = (T)e;                                                                     \
-                out[i] = (T)99;                                                                   \
-            }                                                                                     \
-            int bad = 0;                                                                          \
-            if ((o + PARITY) % 2) {                                                               \
-                MPI_Reduce(in, out, N, MPIT, op, root, MPI_COMM_WORLD);                           \
-                for (int i = 0; i < N; i++) bad += rank == root ? out[i] != ex[i] : out[i] != (T)99; \
-                report(bad, #MPIT, op, "MPI_Reduce");                                             \
-            } else {                                                                              \
-                MPI_Allreduce(in, out, N, MPIT, op, MPI_COMM_WORLD);                              \
-                for (int i = 0; i < N; i++) bad += out[i] != ex[i];                               \
-                report(bad, #MPIT, op, "MPI_Allreduce");                                          \
-            }                                                                                     \
-        }                                                                                         \
+#define INT_TEST(NAME, T, MPIT, SGN, OPS, PARITY)                                                  \
+    static void NAME(void)                                                                         \
+    {                                                                                              \
+        T in[N], out[N], ex[N];                                                                    \
+        for (int o = 0; o < (int)(sizeof OPS / sizeof OPS[0]); o++) {                              \
+            MPI_Op op = OPS[o];                                                                    \
+            for (int i = 0; i < N; i++) {                                                          \
+                long long e = gen_int(op, 0, i, SGN);                                              \
+                for (int r = 1; r < size; r++) e = comb_int(op, gen_int(op, r, i, SGN), e);        \
+                in[i] = (T)gen_int(op, rank, i, SGN);                                              \
+                ex[i] = (T)e;                                                                      \
+                out[i] = (T)99;                                                                    \
+            }                                                                                      \
+            int bad = 0;                                                                           \
+            if ((o + PARITY) % 2) {                                                                \
+                MPI_Reduce(in, out, N, MPIT, op, root, MPI_COMM_WORLD);                            \
+                for (int i = 0; i < N; i++) bad += rank == root && out[i] != ex[i];                \
+                report(bad, #MPIT, op, "MPI_Reduce");                                              \
+            } else {                                                                               \
+                MPI_Allreduce(in, out, N, MPIT, op, MPI_COMM_WORLD);                               \
+                for (int i = 0; i < N; i++) bad += out[i] != ex[i];                                \
+                report(bad, #MPIT, op, "MPI_Allreduce");                                           \
+            }                                                                                      \
+        }                                                                                          \
     }
 
 INT_TEST(t_int, int, MPI_INT, 1, int_ops, 1)
@@ -200,7 +200,7 @@ static double comb_float(MPI_Op op, double a, double b)
             for (int i = 0; i < N; i++) out[i] = -7;                                               \
             MPI_Reduce(in, out, N, MPIT, op, root, MPI_COMM_WORLD);                                \
             bad = 0;                                                                               \
-            for (int i = 0; i < N; i++) bad += rank == root ? out[i] != ex[i] : out[i] != -7;      \
+            for (int i = 0; i < N; i++) bad += rank == root && out[i] != ex[i];                    \
             report(bad, #MPIT, op, "MPI_Reduce");                                                  \
         }                                                                                          \
     }
@@ -231,7 +231,7 @@ static void gen_complex(MPI_Op op, int r, int i, double *re, double *im)
     {                                                                                              \
         struct { T re, im; } in[N], out[N], ex[N];                                                 \
         for (int o = 0; o < 2; o++) {                                                              \
-            MPI_Op op = complex_ops[o];                                                                    \
+            MPI_Op op = complex_ops[o];                                                            \
             for (int i = 0; i < N; i++) {                                                          \
                 double er, ei, ar, ai;                                                             \
                 gen_complex(op, 0, i, &er, &ei);                                                   \
@@ -273,12 +273,12 @@ static int gen_idx(int r) { return 1000 - r; }
     {                                                                                              \
         struct { T v; int i; } in[N], out[N], ex[N];                                               \
         for (int o = 0; o < 2; o++) {                                                              \
-            MPI_Op op = loc_ops[o];                                                                    \
+            MPI_Op op = loc_ops[o];                                                                \
             for (int i = 0; i < N; i++) {                                                          \
                 int bv = gen_val(0, i), bi = gen_idx(0);                                           \
                 for (int r = 1; r < size; r++) {                                                   \
                     int v = gen_val(r, i), x = gen_idx(r);                                         \
-                    if ((op == MPI_MAXLOC ? v > bv : v < bv) || (v == bv && x < bi)) bv = v, bi = x; \
+                    if ((op == MPI_MAXLOC ? v > bv : v < bv) || (v == bv && x < bi)) bv = v, bi = x;  \
                 }                                                                                  \
                 in[i].v = (T)gen_val(rank, i), in[i].i = gen_idx(rank);                            \
                 ex[i].v = (T)bv, ex[i].i = bi;                                                     \
@@ -292,7 +292,7 @@ static int gen_idx(int r) { return 1000 - r; }
             MPI_Reduce(in, out, N, MPIT, op, root, MPI_COMM_WORLD);                                \
             bad = 0;                                                                               \
             for (int i = 0; i < N; i++)                                                            \
-                bad += rank == root ? out[i].v != ex[i].v || out[i].i != ex[i].i : out[i].i != -1; \
+                bad += rank == root && (out[i].v != ex[i].v || out[i].i != ex[i].i);               \
             report(bad, #MPIT, op, "MPI_Reduce");                                                  \
         }                                                                                          \
     }
