@@ -136,7 +136,12 @@ GPUMPI_FN int MPI_Unpack(const void *inbuf, int insize, int *position, void *out
                          MPI_Datatype datatype, MPI_Comm comm);
 GPUMPI_FN int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
 
-/* Reduction operations */
+/* Reduction operations. Predefined operations also apply, elementwise,
+ * to a derived datatype made of one basic type (a contiguous of
+ * MPI_DOUBLE, a vector of MPI_DOUBLE_INT). A user function is called with
+ * the reduction's datatype handle and data laid out as that datatype
+ * describes (unpacked into temporaries when the type is not contiguous);
+ * for a non-commutative operation invec holds the lower ranks' part. */
 GPUMPI_FN int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
 GPUMPI_FN int MPI_Op_free(MPI_Op *op);
 GPUMPI_FN int MPI_Op_commutative(MPI_Op op, int *commute);
