@@ -57,7 +57,11 @@ GPUMPI_FN static int gp_req_new(int kind)
     return h;
 }
 
-GPUMPI_FN static void gp_req_release(int h) { gp_req_at(h)->kind = GP_REQ_FREE; }
+GPUMPI_FN static void gp_req_release(int h)
+{
+    gp_req_at(h)->kind = GP_REQ_FREE;
+    gp_type_release(gp_req_at(h)->type); /* held since gp_make */
+}
 
 GPUMPI_FN static void gp_unpost(int h)
 {
@@ -147,6 +151,7 @@ GPUMPI_FN static int gp_make(const char *fn, int kind, int mode, const void *buf
     q->buf = (void *)buf;
     q->count = count;
     q->type = type;
+    gp_type_hold(type); /* a datatype freed meanwhile stays usable for this request */
     q->peer = peer;
     q->tag = tag;
     q->comm = comm;
@@ -547,8 +552,8 @@ GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
     size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
     void *copy = gp_malloc(bytes ? bytes : 1);
     if (!copy) return gp_fatal("MPI_Sendrecv_replace", MPI_ERR_NO_MEM, "no device heap left for %zu bytes", bytes);
-    gp_memcpy(copy, buf, bytes);
-    int rc = MPI_Sendrecv(copy, count, datatype, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
+    gp_type_pack(buf, count, datatype, copy); /* the packed bytes are the message */
+    int rc = MPI_Sendrecv(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
     gp_free(copy);
     return rc;
 }

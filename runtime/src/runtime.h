@@ -56,7 +56,7 @@ GPUMPI_FN void gp_comm_unhold(MPI_Comm comm);
 /* Environment (env.cu): checks MPI_Init was called and MPI_Finalize not yet. */
 GPUMPI_FN int gp_check_initialized(const char *fn);
 
-/* Datatypes (datatypes.cu). Data of (count, type) at buf is either one
+/* Datatypes (types_*.cu). Data of (count, type) at buf is either one
  * contiguous run of bytes, or described by a type map and moved through a
  * packed copy. gp_type_size is the packed size of one element (-1 for an
  * invalid handle). */
@@ -72,13 +72,21 @@ GPUMPI_FN void gp_type_unpack(const void *in, size_t bytes, void *buf, int count
 /* The basic type a reduction sees for t (t itself, or the one basic type a
  * derived type is built of), or MPI_DATATYPE_NULL if t mixes types. */
 GPUMPI_FN MPI_Datatype gp_type_basic(MPI_Datatype t);
+/* An operation still to complete holds its datatype handle: a handle the
+ * user frees meanwhile stays usable until released (MPI_Type_free lets
+ * pending operations finish). Free for predefined types. */
+GPUMPI_FN void gp_type_hold(MPI_Datatype t);
+GPUMPI_FN void gp_type_release(MPI_Datatype t);
 
-/* Reductions (reduce_ops.cu) on packed data: in and inout hold count
+/* Reductions (reduce_ops.cu, ops_user.cu) on packed data: in and inout hold count
  * elements of t each, packed (gp_type_pack); inout[i] = in[i] op inout[i].
  * For a non-commutative op, in must hold the lower-ranked operand. Returns
  * an MPI error class (MPI_ERR_OP when op does not apply to t). */
 GPUMPI_FN int gp_reduce_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count);
 GPUMPI_FN int gp_op_commutative(MPI_Op op);
+/* Raises MPI_ERR_OP on comm unless op is valid and defined for t (a
+ * reduction checks before it moves data: one rank alone never combines). */
+GPUMPI_FN int gp_op_check(MPI_Comm comm, const char *fn, MPI_Op op, MPI_Datatype t);
 
 /* Message matching (match.cu): envelopes sent to a rank, matched by it. */
 GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m);

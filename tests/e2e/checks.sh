@@ -21,6 +21,12 @@ expect_line() {
     grep -qxF "$4" "$OUT_TXT" || fail "$1 with $3 ranks: $(cat "$OUT_TXT")"
 }
 
+# largest_resident BIN: the most ranks BIN can run at once, from the
+# launcher's refusal of a shape far too big (blocks of 128).
+largest_resident() {
+    "$1" ---gpumpi -g 1000000 -b 128 2>&1 | sed -n 's/.*Use at most \([0-9]*\) ranks.*/\1/p'
+}
+
 # check_hello BIN N: every rank greets once; rank 0 echoes the arguments.
 check_hello() {
     run "$1" alpha "two words" ---gpumpi -n "$2"

@@ -1,5 +1,149 @@
-/* Derived datatypes, packing and reduction operations (part of mpi.h). */
+/* Datatypes, packing and reduction operations (part of mpi.h).
+ *
+ * Predefined datatype and operation handles are compile-time integer
+ * constants (programs use them in static initializers and switch cases).
+ * Derived datatypes and user operations get handles from the calling
+ * rank's own table: each rank makes its own. */
 #ifndef GPUMPI_MPI_TYPES_H
 #define GPUMPI_MPI_TYPES_H
+
+#define MPI_DATATYPE_NULL ((MPI_Datatype)0)
+#define MPI_CHAR ((MPI_Datatype)1)
+#define MPI_SIGNED_CHAR ((MPI_Datatype)2)
+#define MPI_UNSIGNED_CHAR ((MPI_Datatype)3)
+#define MPI_BYTE ((MPI_Datatype)4)
+#define MPI_SHORT ((MPI_Datatype)5)
+#define MPI_UNSIGNED_SHORT ((MPI_Datatype)6)
+#define MPI_INT ((MPI_Datatype)7)
+#define MPI_UNSIGNED ((MPI_Datatype)8)
+#define MPI_LONG ((MPI_Datatype)9)
+#define MPI_UNSIGNED_LONG ((MPI_Datatype)10)
+#define MPI_LONG_LONG_INT ((MPI_Datatype)11)
+#define MPI_LONG_LONG MPI_LONG_LONG_INT
+#define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)12)
+#define MPI_FLOAT ((MPI_Datatype)13)
+#define MPI_DOUBLE ((MPI_Datatype)14)
+/* On the GPU, long double is what nvcc makes of it in device code: a
+ * double, 8 bytes apart in arrays (see runtime/src/datatype.h). */
+#define MPI_LONG_DOUBLE ((MPI_Datatype)15)
+#define MPI_INT8_T ((MPI_Datatype)16)
+#define MPI_INT16_T ((MPI_Datatype)17)
+#define MPI_INT32_T ((MPI_Datatype)18)
+#define MPI_INT64_T ((MPI_Datatype)19)
+#define MPI_UINT8_T ((MPI_Datatype)20)
+#define MPI_UINT16_T ((MPI_Datatype)21)
+#define MPI_UINT32_T ((MPI_Datatype)22)
+#define MPI_UINT64_T ((MPI_Datatype)23)
+#define MPI_C_BOOL ((MPI_Datatype)24)
+#define MPI_WCHAR ((MPI_Datatype)25)
+#define MPI_PACKED ((MPI_Datatype)26)
+#define MPI_AINT ((MPI_Datatype)27)
+#define MPI_OFFSET ((MPI_Datatype)28)
+#define MPI_COUNT ((MPI_Datatype)29)
+#define MPI_C_FLOAT_COMPLEX ((MPI_Datatype)30)
+#define MPI_C_COMPLEX MPI_C_FLOAT_COMPLEX
+#define MPI_C_DOUBLE_COMPLEX ((MPI_Datatype)31)
+#define MPI_C_LONG_DOUBLE_COMPLEX ((MPI_Datatype)32)
+/* Value-index pairs for MPI_MAXLOC and MPI_MINLOC: laid out as the C
+ * struct {T v; int i;}, padding included. */
+#define MPI_FLOAT_INT ((MPI_Datatype)33)
+#define MPI_DOUBLE_INT ((MPI_Datatype)34)
+#define MPI_LONG_INT ((MPI_Datatype)35)
+#define MPI_2INT ((MPI_Datatype)36)
+#define MPI_SHORT_INT ((MPI_Datatype)37)
+#define MPI_LONG_DOUBLE_INT ((MPI_Datatype)38)
+#define GPUMPI_NUM_BASIC_TYPES 39
+
+#define MPI_OP_NULL ((MPI_Op)0)
+#define MPI_MAX ((MPI_Op)1)
+#define MPI_MIN ((MPI_Op)2)
+#define MPI_SUM ((MPI_Op)3)
+#define MPI_PROD ((MPI_Op)4)
+#define MPI_LAND ((MPI_Op)5)
+#define MPI_BAND ((MPI_Op)6)
+#define MPI_LOR ((MPI_Op)7)
+#define MPI_BOR ((MPI_Op)8)
+#define MPI_LXOR ((MPI_Op)9)
+#define MPI_BXOR ((MPI_Op)10)
+#define MPI_MAXLOC ((MPI_Op)11)
+#define MPI_MINLOC ((MPI_Op)12)
+#define MPI_REPLACE ((MPI_Op)13) /* for one-sided accumulate */
+#define MPI_NO_OP ((MPI_Op)14)
+
+#define MPI_ORDER_C 56
+#define MPI_ORDER_FORTRAN 57
+
+#ifndef MPI_MAX_OBJECT_NAME
+#define MPI_MAX_OBJECT_NAME 128
+#endif
+
+typedef void MPI_User_function(void *invec, void *inoutvec, int *len, MPI_Datatype *datatype);
+
+/* Derived datatypes */
+GPUMPI_FN int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                               MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
+                                      MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
+                               MPI_Datatype oldtype, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_hindexed(int count, const int array_of_blocklengths[],
+                                const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
+                                       const MPI_Aint array_of_displacements[], MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
+                                            MPI_Datatype oldtype, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_hindexed_block(int count, int blocklength, const MPI_Aint array_of_displacements[],
+                                             MPI_Datatype oldtype, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
+                                     const MPI_Aint array_of_displacements[], const MPI_Datatype array_of_types[],
+                                     MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_struct(int count, const int array_of_blocklengths[], const MPI_Aint array_of_displacements[],
+                              const MPI_Datatype array_of_types[], MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
+                                       const int array_of_starts[], int order, MPI_Datatype oldtype,
+                                       MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_commit(MPI_Datatype *datatype);
+GPUMPI_FN int MPI_Type_free(MPI_Datatype *datatype);
+
+/* Queries */
+GPUMPI_FN int MPI_Type_size(MPI_Datatype datatype, int *size);
+GPUMPI_FN int MPI_Type_size_x(MPI_Datatype datatype, MPI_Count *size);
+GPUMPI_FN int MPI_Type_get_extent(MPI_Datatype datatype, MPI_Aint *lb, MPI_Aint *extent);
+GPUMPI_FN int MPI_Type_get_extent_x(MPI_Datatype datatype, MPI_Count *lb, MPI_Count *extent);
+GPUMPI_FN int MPI_Type_get_true_extent(MPI_Datatype datatype, MPI_Aint *true_lb, MPI_Aint *true_extent);
+GPUMPI_FN int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count *true_lb, MPI_Count *true_extent);
+GPUMPI_FN int MPI_Type_extent(MPI_Datatype datatype, MPI_Aint *extent); /* MPI-1, removed in MPI-3 */
+GPUMPI_FN int MPI_Type_lb(MPI_Datatype datatype, MPI_Aint *displacement);
+GPUMPI_FN int MPI_Type_ub(MPI_Datatype datatype, MPI_Aint *displacement);
+GPUMPI_FN int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *resultlen);
+GPUMPI_FN int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name);
+GPUMPI_FN int MPI_Get_elements_x(const MPI_Status *status, MPI_Datatype datatype, MPI_Count *count);
+GPUMPI_FN int MPI_Get_address(const void *location, MPI_Aint *address);
+GPUMPI_FN int MPI_Address(const void *location, MPI_Aint *address); /* MPI-1 */
+GPUMPI_FN MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
+GPUMPI_FN MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
+
+/* Packing */
+GPUMPI_FN int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
+                       int *position, MPI_Comm comm);
+GPUMPI_FN int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
+                         MPI_Datatype datatype, MPI_Comm comm);
+GPUMPI_FN int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+
+/* Reduction operations. Predefined operations also apply, elementwise,
+ * to a derived datatype made of one basic type (a contiguous of
+ * MPI_DOUBLE, a vector of MPI_DOUBLE_INT). A user function is called with
+ * the reduction's datatype handle and data laid out as that datatype
+ * describes (unpacked into temporaries when the type is not contiguous);
+ * for a non-commutative operation invec holds the lower ranks' part. */
+GPUMPI_FN int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op);
+GPUMPI_FN int MPI_Op_free(MPI_Op *op);
+GPUMPI_FN int MPI_Op_commutative(MPI_Op op, int *commute);
 
 #endif

@@ -1,0 +1,38 @@
+/* Making datatype objects (types_build.cu), for the constructors. Each
+ * returns a new object holding one reference (the caller's). */
+#ifndef GPUMPI_TYPES_BUILD_H
+#define GPUMPI_TYPES_BUILD_H
+
+#include "datatype.h"
+
+typedef struct gp_tbuild { /* a program being built */
+    gp_tent *e;
+    int n, cap;
+} gp_tbuild;
+
+typedef struct gp_tacc { /* bounds, size and basic type of the blocks so far */
+    int any, tany, seen, mixed, align, sticky;
+    MPI_Aint lb, ub, tlb, tub, size;
+    MPI_Count nelems;
+    MPI_Datatype basic;
+} gp_tacc;
+
+GPUMPI_FN gp_tobj *gp_tobj_new(int kind);
+/* Appends count elements of child at off + k * stride. */
+GPUMPI_FN void gp_tb_run(gp_tbuild *b, MPI_Aint off, MPI_Aint count, MPI_Aint stride, const gp_tobj *child);
+GPUMPI_FN void gp_tacc_init(gp_tacc *a, const gp_tobj *old);
+GPUMPI_FN void gp_tacc_add(gp_tacc *a, MPI_Aint lo, MPI_Aint hi, const gp_tobj *child, MPI_Aint copies);
+GPUMPI_FN void gp_tacc_block(gp_tacc *a, MPI_Aint off, MPI_Aint n, const gp_tobj *child);
+GPUMPI_FN void gp_tobj_finish(gp_tobj *o, const gp_tacc *a, gp_tbuild *b);
+GPUMPI_FN void gp_tobj_set_program(gp_tobj *o, gp_tbuild *b);
+
+GPUMPI_FN gp_tobj *gp_make_contig(MPI_Aint count, const gp_tobj *old);
+GPUMPI_FN gp_tobj *gp_make_hvector(MPI_Aint count, MPI_Aint bl, MPI_Aint stride, const gp_tobj *old);
+/* indexed, hindexed, indexed_block, hindexed_block (old, no types) and
+ * struct (types): block i is bls[i] (or bl) elements at idisp[i] extents
+ * (or adisp[i] bytes) */
+GPUMPI_FN gp_tobj *gp_make_blocks(int kind, int count, const int *bls, int bl, const int *idisp, const MPI_Aint *adisp,
+                                  const gp_tobj *old, const MPI_Datatype *types);
+GPUMPI_FN gp_tobj *gp_make_resized(int kind, const gp_tobj *old, MPI_Aint lb, MPI_Aint extent);
+
+#endif
