@@ -46,6 +46,31 @@ static int is_main(CXCursor cur)
     return yes;
 }
 
+static enum CXChildVisitResult find_body(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    if (clang_getCursorKind(cur) != CXCursor_CompoundStmt) return CXChildVisit_Continue;
+    *(CXCursor *)data = cur;
+    return CXChildVisit_Break;
+}
+
+/* C returns 0 from main when it runs off its end; the renamed main is an
+ * ordinary C++ function, where that is undefined (g++ traps), so say it. */
+static void return_zero_at_end(gp_conv *c, CXCursor fn)
+{
+    CXCursor body = clang_getNullCursor();
+    clang_visitChildren(fn, find_body, &body);
+    if (clang_Cursor_isNull(body)) return;
+    CXFile f;
+    unsigned end;
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(body)), &f, NULL, NULL, &end);
+    if (end == 0) return;
+    size_t len;
+    const char *src = gp_text(c, f, &len);
+    if (end > len || src[end - 1] != '}') return; /* a body that ends inside a macro */
+    gp_prefix_once(c, f, end - 1, "return 0; ");
+}
+
 static void note_main(gp_conv *c, CXCursor fn)
 {
     int n = clang_Cursor_getNumArguments(fn);
@@ -63,6 +88,7 @@ static void note_main(gp_conv *c, CXCursor fn)
     }
     c->main_params = n;
     c->main_returns_void = ret.kind == CXType_Void;
+    if (!c->main_returns_void) return_zero_at_end(c, fn);
 }
 
 /* "T a, U b" from a function's parameters, for C++'s prototypes; 0 if a

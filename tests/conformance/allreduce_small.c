@@ -23,11 +23,14 @@ static int errors, rank, size;
 static void ints(int rep)
 {
     for (int count = 1; count <= 8; count++) {
+        /* values (rank % 100 + 1) * (i + 1) + rep keep sums inside an int at 270,000 ranks */
         int in[8], out[8], want_sum[8], want_max[8], want_min[8];
+        long long cycles = size / 100, rest = size % 100;
+        long long base = cycles * 5050 + rest * (rest + 1) / 2; /* sum of rank % 100 + 1 */
         for (int i = 0; i < count; i++) {
-            in[i] = (rank + 1) * (i + 1) + rep;
-            want_sum[i] = (i + 1) * size * (size + 1) / 2 + rep * size;
-            want_max[i] = size * (i + 1) + rep;
+            in[i] = (rank % 100 + 1) * (i + 1) + rep;
+            want_sum[i] = (int)(base * (i + 1) + (long long)rep * size);
+            want_max[i] = (size < 100 ? size : 100) * (i + 1) + rep;
             want_min[i] = (i + 1) + rep;
         }
         MPI_Allreduce(in, out, count, MPI_INT, MPI_SUM, MPI_COMM_WORLD);

@@ -101,9 +101,11 @@ static void collectives(MPI_Comm comm, const expect *e, const char *what)
     int v = r == n - 1 ? 4242 + n : -1;
     MPI_Bcast(&v, 1, MPI_INT, n - 1, comm);
     CHECK(v == 4242 + n, "%s: bcast from the last rank got %d", what, v);
-    int sum = -1;
-    MPI_Reduce(&r, &sum, 1, MPI_INT, MPI_SUM, 0, comm);
-    if (r == 0) CHECK(sum == n * (n - 1) / 2, "%s: reduce of comm ranks %d, want %d", what, sum, n * (n - 1) / 2);
+    long long sum = -1, mine_r = r; /* n(n-1)/2 overflows an int from 65,536 ranks */
+    MPI_Reduce(&mine_r, &sum, 1, MPI_LONG_LONG, MPI_SUM, 0, comm);
+    if (r == 0)
+        CHECK(sum == (long long)n * (n - 1) / 2, "%s: reduce of comm ranks %lld, want %lld", what, sum,
+              (long long)n * (n - 1) / 2);
     /* the world ranks of the members, summed: proves who is in it */
     long want = e->sum, got = 0, mine = wrank;
     MPI_Allreduce(&mine, &got, 1, MPI_LONG, MPI_SUM, comm);
