@@ -48,7 +48,9 @@ static void large(void)
         for (int i = 0; i < len; i++) a[i] = rank + i % 13;
         MPI_Allreduce(a, b, len, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
         int ok = 1;
-        for (int i = 0; i < len; i++) ok &= b[i] == size * (size - 1) / 2 + size * (i % 13);
+        /* sums of ranks pass 2^31 from 65,536 ranks: int sums wrap, so compare wrapped */
+        for (int i = 0; i < len; i++)
+            ok &= b[i] == (int)(unsigned)((long long)size * (size - 1) / 2 + (long long)size * (i % 13));
         CHECK(ok, "large allreduce count %d", len);
         MPI_Allreduce(MPI_IN_PLACE, a, len, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
         ok = 1;
@@ -63,7 +65,8 @@ static void large(void)
         }
         MPI_Reduce(a, b, len, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
         int ok = 1;
-        for (int i = 0; i < len; i++) ok &= b[i] == (rank == root ? size * (size - 1) + size * (i % 7) : -1);
+        for (int i = 0; i < len; i++)
+            ok &= b[i] == (rank == root ? (int)(unsigned)((long long)size * (size - 1) + (long long)size * (i % 7)) : -1);
         CHECK(ok, "large reduce root %d", root);
         if (rank == root)
             MPI_Reduce(MPI_IN_PLACE, a, root == 0 ? len : 500, MPI_INT, MPI_MIN, root, MPI_COMM_WORLD);
@@ -242,15 +245,16 @@ static void mixed(void)
         MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &r);
         int v = rank + 100 * round;
         MPI_Isend(&v, 1, MPI_INT, right, round, MPI_COMM_WORLD, &r2);
-        int b = rank == 0 ? 42 + round : 0, sum = 0;
+        int b = rank == 0 ? 42 + round : 0;
+        long long sum = 0, mine = rank; /* the sum of ranks overflows an int from 65,536 ranks */
         MPI_Bcast(&b, 1, MPI_INT, 0, MPI_COMM_WORLD);
-        MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&mine, &sum, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
         MPI_Reduce(ibuf, ibuf2, MAXC, MPI_INT, MPI_SUM, size - 1, MPI_COMM_WORLD);
         MPI_Barrier(MPI_COMM_WORLD);
         MPI_Status st;
         MPI_Wait(&r, &st);
         MPI_Wait(&r2, MPI_STATUS_IGNORE);
-        CHECK(b == 42 + round && sum == size * (size - 1) / 2, "mixed: collective results");
+        CHECK(b == 42 + round && sum == (long long)size * (size - 1) / 2, "mixed: collective results");
         CHECK(got == left + 100 * round && st.MPI_SOURCE == left && st.MPI_TAG == round,
               "mixed: wildcard receive got %d from %d tag %d", got, st.MPI_SOURCE, st.MPI_TAG);
         /* a blocking wildcard receive after collectives that left nothing behind */
