@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 
 #define MAX_BATCHES 64
 #define TAG 17
@@ -82,16 +83,6 @@ static void recv_checked(unsigned char *buf, long n, int from, int size_index, l
     MPI_Get_count(&st, MPI_BYTE, &count);
     if (count != n || st.MPI_SOURCE != from || st.MPI_TAG != TAG) fail("wrong count, source or tag", n, iter, -1, count, (int)n);
     check_stamp(buf, n, stamp_of(size_index, iter, dir), iter);
-}
-
-static void sort_doubles(double *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        double x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
-        v[j + 1] = x;
-    }
 }
 
 /* Round trips for one batch: ITERS up to 8 KiB, then fewer so that each
@@ -169,8 +160,7 @@ int main(int argc, char **argv)
             }
             if (me == a) {
                 sort_doubles(batch_us, batches);
-                double min_us = batch_us[0], med_us = batch_us[batches / 2];
-                if (batches % 2 == 0) med_us = 0.5 * (batch_us[batches / 2 - 1] + batch_us[batches / 2]);
+                double min_us = batch_us[0], med_us = median_sorted(batch_us, batches);
                 double bw = med_us > 0 ? (double)bytes / (med_us * 1e3) : 0.0;
                 printf("pingpong ranks=%d a=%d b=%d bytes=%ld iters=%ld batches=%d half_rtt_us_min=%.3f "
                        "half_rtt_us_med=%.3f bw_GBs=%.4f\n", n, a, b, bytes, k, batches, min_us, med_us, bw);
