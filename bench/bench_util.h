@@ -1,7 +1,17 @@
-/* What the bench programs share: the median of their repeated measurements.
- * Plain C, included by each program (MPICH's mpicc and gpumpicc alike). */
+/* What the bench programs share: starting up, and the median of their
+ * repeated measurements. Plain C, included by each program (MPICH's mpicc
+ * and gpumpicc alike). */
 #ifndef BENCH_UTIL_H
 #define BENCH_UTIL_H
+#include <mpi.h>
+
+/* MPI_Init, then this rank and the number of ranks in MPI_COMM_WORLD */
+static void bench_init(int *argc, char ***argv, int *me, int *n)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, me);
+    MPI_Comm_size(MPI_COMM_WORLD, n);
+}
 
 /* Insertion sort: a handful of measurements. */
 static void sort_doubles(double *v, int n)

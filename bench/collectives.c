@@ -75,9 +75,7 @@ static void run_op(int op, long first, long calls, int me, int n)
 int main(int argc, char **argv)
 {
     int me, n;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    bench_init(&argc, &argv, &me, &n);
     long calls_arg = argc > 1 ? atol(argv[1]) : 0;
     int reps = argc > 2 ? atoi(argv[2]) : 3;
     double target_ms = argc > 3 ? (double)atol(argv[3]) : 200.0;

@@ -79,9 +79,7 @@ static long exchange(int me, int partner, long windows, int window, int bytes, u
 int main(int argc, char **argv)
 {
     int me, n;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    bench_init(&argc, &argv, &me, &n);
     long windows = argc > 1 ? atol(argv[1]) : 100;
     int window = argc > 2 ? atoi(argv[2]) : 32;
     int bytes = argc > 3 ? atoi(argv[3]) : 8;

@@ -97,9 +97,7 @@ static long iters_for(long bytes, long iters)
 int main(int argc, char **argv)
 {
     int me, n;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    bench_init(&argc, &argv, &me, &n);
     long iters = argc > 1 ? atol(argv[1]) : 1000;
     long max_bytes = argc > 2 ? atol(argv[2]) : 4194304;
     int a = argc > 3 ? atoi(argv[3]) : 0;
