@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 
 #define MAX_REPS 32
 enum { OP_BARRIER, OP_BCAST, OP_REDUCE, OP_ALLREDUCE, NOPS };
@@ -71,22 +72,10 @@ static void run_op(int op, long first, long calls, int me, int n)
     }
 }
 
-static void sort_doubles(double *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        double x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
-        v[j + 1] = x;
-    }
-}
-
 int main(int argc, char **argv)
 {
     int me, n;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    bench_init(&argc, &argv, &me, &n);
     long calls_arg = argc > 1 ? atol(argv[1]) : 0;
     int reps = argc > 2 ? atoi(argv[2]) : 3;
     double target_ms = argc > 3 ? (double)atol(argv[3]) : 200.0;
@@ -133,7 +122,7 @@ int main(int argc, char **argv)
         }
         if (me == 0) {
             sort_doubles(rep_us, reps);
-            double med = reps % 2 ? rep_us[reps / 2] : 0.5 * (rep_us[reps / 2 - 1] + rep_us[reps / 2]);
+            double med = median_sorted(rep_us, reps);
             printf("%s ranks=%d calls=%ld reps=%d us=%.3f us_med=%.3f\n", op_names[op], n, calls, reps, rep_us[0], med);
             printf("%-12s %8d %8ld %14.3f %14.3f\n", op_names[op], n, calls, rep_us[0], med);
         }

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 
 #define MAX_REPS 32
 #define TAG 23
@@ -75,22 +76,10 @@ static long exchange(int me, int partner, long windows, int window, int bytes, u
     return verified;
 }
 
-static void sort_doubles(double *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        double x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
-        v[j + 1] = x;
-    }
-}
-
 int main(int argc, char **argv)
 {
     int me, n;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    bench_init(&argc, &argv, &me, &n);
     long windows = argc > 1 ? atol(argv[1]) : 100;
     int window = argc > 2 ? atoi(argv[2]) : 32;
     int bytes = argc > 3 ? atoi(argv[3]) : 8;
@@ -138,7 +127,7 @@ int main(int argc, char **argv)
     if (me == 0) {
         if (total != want) fail("messages verified over all ranks", -1, total, want);
         sort_doubles(rate, reps);
-        double med = reps % 2 ? rate[reps / 2] : 0.5 * (rate[reps / 2 - 1] + rate[reps / 2]);
+        double med = median_sorted(rate, reps);
         printf("msgrate ranks=%d pairs=%ld window=%d bytes=%d messages=%ld Mmsgs_best=%.4f Mmsgs_med=%.4f\n", n, pairs,
                window, bytes, per_measure, rate[reps - 1], med);
         printf("%8d %8d %8d %12ld %14.4f %14.4f\n", n, window, bytes, per_measure, rate[reps - 1], med);

@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "bench_util.h"
 
 #define MAX_BATCHES 64
 #define TAG 17
@@ -84,16 +85,6 @@ static void recv_checked(unsigned char *buf, long n, int from, int size_index, l
     check_stamp(buf, n, stamp_of(size_index, iter, dir), iter);
 }
 
-static void sort_doubles(double *v, int n)
-{
-    for (int i = 1; i < n; i++) {
-        double x = v[i];
-        int j = i - 1;
-        while (j >= 0 && v[j] > x) { v[j + 1] = v[j]; j--; }
-        v[j + 1] = x;
-    }
-}
-
 /* Round trips for one batch: ITERS up to 8 KiB, then fewer so that each
  * batch moves about the same number of bytes as ITERS 8 KiB round trips. */
 static long iters_for(long bytes, long iters)
@@ -106,9 +97,7 @@ static long iters_for(long bytes, long iters)
 int main(int argc, char **argv)
 {
     int me, n;
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    MPI_Comm_size(MPI_COMM_WORLD, &n);
+    bench_init(&argc, &argv, &me, &n);
     long iters = argc > 1 ? atol(argv[1]) : 1000;
     long max_bytes = argc > 2 ? atol(argv[2]) : 4194304;
     int a = argc > 3 ? atoi(argv[3]) : 0;
@@ -169,8 +158,7 @@ int main(int argc, char **argv)
             }
             if (me == a) {
                 sort_doubles(batch_us, batches);
-                double min_us = batch_us[0], med_us = batch_us[batches / 2];
-                if (batches % 2 == 0) med_us = 0.5 * (batch_us[batches / 2 - 1] + batch_us[batches / 2]);
+                double min_us = batch_us[0], med_us = median_sorted(batch_us, batches);
                 double bw = med_us > 0 ? (double)bytes / (med_us * 1e3) : 0.0;
                 printf("pingpong ranks=%d a=%d b=%d bytes=%ld iters=%ld batches=%d half_rtt_us_min=%.3f "
                        "half_rtt_us_med=%.3f bw_GBs=%.4f\n", n, a, b, bytes, k, batches, min_us, med_us, bw);

@@ -166,6 +166,10 @@ GPUMPI_FN void gp_sched_reduce(gp_sched *s, const void *in, void *inout, int cou
 /* The first byte of (count, type) at buf when that is one contiguous run, else NULL. */
 GPUMPI_FN char *gp_coll_contiguous(const void *buf, int count, MPI_Datatype type);
 GPUMPI_FN size_t gp_coll_bytes(int count, MPI_Datatype type);
+/* A schedule's buffer arguments, (count, type) a block on each side; the v and
+ * w forms pass 0 and set their own count, displacement and type arrays. */
+GPUMPI_FN void gp_coll_set_bufs(gp_sched *s, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype);
 
 /* ---- argument checks (coll_checks.cu) ------------------------------------ */
 GPUMPI_FN int gp_coll_check_root(MPI_Comm comm, const char *fn, int root);
@@ -177,6 +181,15 @@ GPUMPI_FN int gp_coll_check_alias(MPI_Comm comm, const char *fn, const void *sbu
 /* n counts, each >= 0, with a valid type (types: one per count, or NULL and type). */
 GPUMPI_FN int gp_coll_check_counts(MPI_Comm comm, const char *fn, const int *counts, int n, MPI_Datatype type,
                                    const MPI_Datatype *types, const char *which);
+/* All of MPI_Gather(v)'s or MPI_Scatter(v)'s checks (gathers: which of the two; v: the v form). `one` is the
+ * block every rank has (gather's send side, scatter's receive side; MPI_IN_PLACE only at the root), `many`
+ * the root's n blocks: (many_count, many_type) each, or many_counts at displs in the v forms. */
+GPUMPI_FN int gp_coll_check_rooted(MPI_Comm comm, const char *fn, int root, int gathers, int v, const void *one,
+                                   int one_count, MPI_Datatype one_type, const void *many, int many_count,
+                                   const int *many_counts, const int *displs, MPI_Datatype many_type);
+/* MPI_Allgather's and MPI_Alltoall's checks: one (count, type) per block on each side, in place allowed. */
+GPUMPI_FN int gp_coll_check_uniform(MPI_Comm comm, const char *fn, const void *sbuf, int scount, MPI_Datatype stype,
+                                    const void *rbuf, int rcount, MPI_Datatype rtype);
 
 /* ---- schedules, one builder per collective -------------------------------
  * Arguments as the MPI function's, already checked; only what is

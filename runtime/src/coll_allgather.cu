@@ -116,12 +116,7 @@ GPUMPI_FN void gp_coll_allgather(gp_sched *s, const void *sbuf, int scount, MPI_
     gp_coll_args *a = &s->a;
     a->kind = GP_AG;
     a->in_place = sbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
-    a->scount = scount;
-    a->stype = stype;
-    a->rbuf = rbuf;
-    a->rcount = rcount;
-    a->rtype = rtype;
+    gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, rcount, rtype);
     s->tree.block = gp_coll_bytes(rcount, rtype);
     if (s->tree.block == 0) return;
     gp_sched_add_phase(s, (s->n & (s->n - 1)) == 0 ? gp_allgather_rd_round : gp_allgather_bruck_round);
@@ -134,13 +129,9 @@ GPUMPI_FN void gp_coll_allgatherv(gp_sched *s, const void *sbuf, int scount, MPI
     gp_coll_args *a = &s->a;
     a->kind = GP_AGV;
     a->in_place = sbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
-    a->scount = scount;
-    a->stype = stype;
-    a->rbuf = rbuf;
+    gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, 0, rtype);
     a->rcounts = rcounts;
     a->rdispls = displs;
-    a->rtype = rtype;
     s->tree.esize = gp_type_size(rtype);
     if (gp_bruck_span(s, 0, s->n) == 0) return;
     gp_sched_add_phase(s, gp_allgather_bruck_round);
@@ -150,11 +141,7 @@ GPUMPI_FN int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = "MPI_Allgather";
-    GP_TRY(gp_comm_check(fn, comm));
-    if (sendbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, sendtype, sendcount));
-    GP_TRY(gp_type_check(comm, fn, recvtype, recvcount));
-    GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
-    GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(recvcount, recvtype)));
+    GP_TRY(gp_coll_check_uniform(comm, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     gp_sched s;
     gp_coll_allgather(&s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return gp_coll_run(&s);

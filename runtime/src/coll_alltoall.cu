@@ -85,12 +85,7 @@ GPUMPI_FN void gp_coll_alltoall(gp_sched *s, const void *sbuf, int scount, MPI_D
     gp_sched_init(s, "MPI_Alltoall", comm);
     gp_coll_args *a = &s->a;
     a->in_place = sbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
-    a->scount = scount;
-    a->stype = stype;
-    a->rbuf = rbuf;
-    a->rcount = rcount;
-    a->rtype = rtype;
+    gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, rcount, rtype);
     a->kind = GP_A2A;
     if (gp_coll_bytes(rcount, rtype) == 0) return;
     gp_a2a_slots(s);
@@ -104,14 +99,11 @@ GPUMPI_FN void gp_coll_alltoallv(gp_sched *s, const void *sbuf, const int *scoun
     gp_sched_init(s, "MPI_Alltoallv", comm);
     gp_coll_args *a = &s->a;
     a->in_place = sbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
+    gp_coll_set_bufs(s, sbuf, 0, stype, rbuf, 0, rtype);
     a->scounts = scounts;
     a->sdispls = sdispls;
-    a->stype = stype;
-    a->rbuf = rbuf;
     a->rcounts = rcounts;
     a->rdispls = rdispls;
-    a->rtype = rtype;
     a->kind = GP_A2AV;
     gp_a2a_slots(s);
     gp_sched_add_phase(s, gp_alltoall_round);
@@ -124,11 +116,10 @@ GPUMPI_FN void gp_coll_alltoallw(gp_sched *s, const void *sbuf, const int *scoun
     gp_sched_init(s, "MPI_Alltoallw", comm);
     gp_coll_args *a = &s->a;
     a->in_place = sbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
+    gp_coll_set_bufs(s, sbuf, 0, MPI_DATATYPE_NULL, rbuf, 0, MPI_DATATYPE_NULL);
     a->scounts = scounts;
     a->sdispls = sdispls;
     a->stypes = stypes;
-    a->rbuf = rbuf;
     a->rcounts = rcounts;
     a->rdispls = rdispls;
     a->rtypes = rtypes;
@@ -141,11 +132,7 @@ GPUMPI_FN int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype send
                            MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = "MPI_Alltoall";
-    GP_TRY(gp_comm_check(fn, comm));
-    if (sendbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, sendtype, sendcount));
-    GP_TRY(gp_type_check(comm, fn, recvtype, recvcount));
-    GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
-    GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(recvcount, recvtype)));
+    GP_TRY(gp_coll_check_uniform(comm, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     gp_sched s;
     gp_coll_alltoall(&s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
     return gp_coll_run(&s);

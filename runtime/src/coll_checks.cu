@@ -41,3 +41,39 @@ GPUMPI_FN int gp_coll_check_counts(MPI_Comm comm, const char *fn, const int *cou
     }
     return MPI_SUCCESS;
 }
+
+GPUMPI_FN int gp_coll_check_rooted(MPI_Comm comm, const char *fn, int root, int gathers, int v, const void *one,
+                                   int one_count, MPI_Datatype one_type, const void *many, int many_count,
+                                   const int *many_counts, const int *displs, MPI_Datatype many_type)
+{
+    GP_TRY(gp_comm_check(fn, comm));
+    GP_TRY(gp_coll_check_root(comm, fn, root));
+    int is_root = gp_comm_rank(comm) == root;
+    if (!is_root || one != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, one_type, one_count));
+    if (!is_root)
+        return gp_coll_check_not_in_place(comm, fn, one,
+                                          gathers ? "the send buffer (only the root may use it)"
+                                                  : "the receive buffer (only the root may use it)");
+    if (v) {
+        GP_TRY(gp_coll_check_counts(comm, fn, many_counts, gp_comm_size(comm), many_type, 0,
+                                    gathers ? "recvcounts" : "sendcounts"));
+        if (!displs) return gp_err(comm, fn, MPI_ERR_ARG, "displs is NULL");
+    } else {
+        GP_TRY(gp_type_check(comm, fn, many_type, many_count));
+    }
+    GP_TRY(gp_coll_check_not_in_place(comm, fn, many, gathers ? "the receive buffer" : "the send buffer"));
+    if (one == MPI_IN_PLACE) return MPI_SUCCESS; /* one type is not significant then */
+    /* the v forms' blocks vary: the root's own block is the one side */
+    size_t bytes = v ? gp_coll_bytes(one_count, one_type) : gp_coll_bytes(many_count, many_type);
+    return gp_coll_check_alias(comm, fn, one, many, bytes);
+}
+
+GPUMPI_FN int gp_coll_check_uniform(MPI_Comm comm, const char *fn, const void *sbuf, int scount, MPI_Datatype stype,
+                                    const void *rbuf, int rcount, MPI_Datatype rtype)
+{
+    GP_TRY(gp_comm_check(fn, comm));
+    if (sbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, stype, scount));
+    GP_TRY(gp_type_check(comm, fn, rtype, rcount));
+    GP_TRY(gp_coll_check_not_in_place(comm, fn, rbuf, "the receive buffer"));
+    return gp_coll_check_alias(comm, fn, sbuf, rbuf, gp_coll_bytes(rcount, rtype));
+}

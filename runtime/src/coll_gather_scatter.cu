@@ -74,12 +74,7 @@ GPUMPI_FN void gp_coll_gather(gp_sched *s, const void *sbuf, int scount, MPI_Dat
     gp_sched_init(s, "MPI_Gather", comm);
     gp_coll_args *a = &s->a;
     a->in_place = sbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
-    a->scount = scount;
-    a->stype = stype;
-    a->rbuf = rbuf;
-    a->rcount = rcount;
-    a->rtype = rtype;
+    gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, rcount, rtype);
     a->root = root;
     s->tree.block = s->me == root ? gp_coll_bytes(rcount, rtype) : gp_coll_bytes(scount, stype);
     if (s->tree.block == 0) return; /* the same at every rank */
@@ -137,12 +132,7 @@ GPUMPI_FN void gp_coll_scatter(gp_sched *s, const void *sbuf, int scount, MPI_Da
     gp_sched_init(s, "MPI_Scatter", comm);
     gp_coll_args *a = &s->a;
     a->in_place = rbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
-    a->scount = scount;
-    a->stype = stype;
-    a->rbuf = rbuf;
-    a->rcount = rcount;
-    a->rtype = rtype;
+    gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, rcount, rtype);
     a->root = root;
     s->tree.block = s->me == root ? gp_coll_bytes(scount, stype) : gp_coll_bytes(rcount, rtype);
     if (s->tree.block == 0) return;
@@ -185,13 +175,9 @@ GPUMPI_FN void gp_coll_gatherv(gp_sched *s, const void *sbuf, int scount, MPI_Da
     gp_sched_init(s, "MPI_Gatherv", comm);
     gp_coll_args *a = &s->a;
     a->in_place = sbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
-    a->scount = scount;
-    a->stype = stype;
-    a->rbuf = rbuf;
+    gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, 0, rtype);
     a->rcounts = rcounts;
     a->rdispls = displs;
-    a->rtype = rtype;
     a->root = root;
     gp_sched_add_phase(s, gp_gatherv_round);
 }
@@ -225,13 +211,9 @@ GPUMPI_FN void gp_coll_scatterv(gp_sched *s, const void *sbuf, const int *scount
     gp_sched_init(s, "MPI_Scatterv", comm);
     gp_coll_args *a = &s->a;
     a->in_place = rbuf == MPI_IN_PLACE;
-    a->sbuf = sbuf;
+    gp_coll_set_bufs(s, sbuf, 0, stype, rbuf, rcount, rtype);
     a->scounts = scounts;
     a->sdispls = displs;
-    a->stype = stype;
-    a->rbuf = rbuf;
-    a->rcount = rcount;
-    a->rtype = rtype;
     a->root = root;
     gp_sched_add_phase(s, gp_scatterv_round);
 }
@@ -242,17 +224,8 @@ GPUMPI_FN int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendty
                          MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Gather";
-    GP_TRY(gp_comm_check(fn, comm));
-    GP_TRY(gp_coll_check_root(comm, fn, root));
-    int is_root = gp_comm_rank(comm) == root;
-    if (!is_root || sendbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, sendtype, sendcount));
-    if (is_root) {
-        GP_TRY(gp_type_check(comm, fn, recvtype, recvcount));
-        GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
-        GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(recvcount, recvtype)));
-    } else {
-        GP_TRY(gp_coll_check_not_in_place(comm, fn, sendbuf, "the send buffer (only the root may use it)"));
-    }
+    GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, 0,
+                                recvtype));
     gp_sched s;
     gp_coll_gather(&s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return gp_coll_run(&s);
@@ -262,18 +235,8 @@ GPUMPI_FN int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendt
                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Gatherv";
-    GP_TRY(gp_comm_check(fn, comm));
-    GP_TRY(gp_coll_check_root(comm, fn, root));
-    int is_root = gp_comm_rank(comm) == root;
-    if (!is_root || sendbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, sendtype, sendcount));
-    if (is_root) {
-        GP_TRY(gp_coll_check_counts(comm, fn, recvcounts, gp_comm_size(comm), recvtype, 0, "recvcounts"));
-        if (!displs) return gp_err(comm, fn, MPI_ERR_ARG, "displs is NULL");
-        GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
-        GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(sendcount, sendtype)));
-    } else {
-        GP_TRY(gp_coll_check_not_in_place(comm, fn, sendbuf, "the send buffer (only the root may use it)"));
-    }
+    GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 1, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                                recvtype));
     gp_sched s;
     gp_coll_gatherv(&s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
     return gp_coll_run(&s);
@@ -283,17 +246,8 @@ GPUMPI_FN int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendt
                           MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatter";
-    GP_TRY(gp_comm_check(fn, comm));
-    GP_TRY(gp_coll_check_root(comm, fn, root));
-    int is_root = gp_comm_rank(comm) == root;
-    if (!is_root || recvbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, recvtype, recvcount));
-    if (is_root) {
-        GP_TRY(gp_type_check(comm, fn, sendtype, sendcount));
-        GP_TRY(gp_coll_check_not_in_place(comm, fn, sendbuf, "the send buffer"));
-        GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(sendcount, sendtype)));
-    } else {
-        GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer (only the root may use it)"));
-    }
+    GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 0, recvbuf, recvcount, recvtype, sendbuf, sendcount, 0, 0,
+                                sendtype));
     gp_sched s;
     gp_coll_scatter(&s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return gp_coll_run(&s);
@@ -303,18 +257,8 @@ GPUMPI_FN int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const in
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = "MPI_Scatterv";
-    GP_TRY(gp_comm_check(fn, comm));
-    GP_TRY(gp_coll_check_root(comm, fn, root));
-    int is_root = gp_comm_rank(comm) == root;
-    if (!is_root || recvbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, recvtype, recvcount));
-    if (is_root) {
-        GP_TRY(gp_coll_check_counts(comm, fn, sendcounts, gp_comm_size(comm), sendtype, 0, "sendcounts"));
-        if (!displs) return gp_err(comm, fn, MPI_ERR_ARG, "displs is NULL");
-        GP_TRY(gp_coll_check_not_in_place(comm, fn, sendbuf, "the send buffer"));
-        GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(recvcount, recvtype)));
-    } else {
-        GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer (only the root may use it)"));
-    }
+    GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 1, recvbuf, recvcount, recvtype, sendbuf, 0, sendcounts, displs,
+                                sendtype));
     gp_sched s;
     gp_coll_scatterv(&s, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return gp_coll_run(&s);

@@ -223,6 +223,18 @@ GPUMPI_FN int gp_coll_run(gp_sched *s)
 
 GPUMPI_FN size_t gp_coll_bytes(int count, MPI_Datatype type) { return (size_t)count * (size_t)gp_type_size(type); }
 
+GPUMPI_FN void gp_coll_set_bufs(gp_sched *s, const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                                MPI_Datatype rtype)
+{
+    gp_coll_args *a = &s->a;
+    a->sbuf = sbuf;
+    a->scount = scount;
+    a->stype = stype;
+    a->rbuf = rbuf;
+    a->rcount = rcount;
+    a->rtype = rtype;
+}
+
 GPUMPI_FN char *gp_coll_at(const void *buf, long index, int count, MPI_Datatype type)
 {
     return (char *)buf + index * (long)count * (long)gp_type_extent(type);

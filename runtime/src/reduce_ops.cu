@@ -9,68 +9,57 @@
 
 #define GP_EACH for (MPI_Aint i = 0; i < n; i++)
 
-/* Integers: every operation but MAXLOC, MINLOC. */
-#define GP_INTEGER_OPS(NAME, T)                                                                  \
-    GPUMPI_FN static int NAME(MPI_Op op, const void *in, void *inout, MPI_Aint n)                \
-    {                                                                                            \
-        const T *a = (const T *)in;                                                              \
-        T *b = (T *)inout;                                                                       \
-        switch (op) {                                                                            \
-        case MPI_MAX: GP_EACH if (a[i] > b[i]) b[i] = a[i]; break;                               \
-        case MPI_MIN: GP_EACH if (a[i] < b[i]) b[i] = a[i]; break;                               \
-        case MPI_SUM: GP_EACH b[i] = (T)(a[i] + b[i]); break;                                    \
-        case MPI_PROD: GP_EACH b[i] = (T)(a[i] * b[i]); break;                                   \
-        case MPI_LAND: GP_EACH b[i] = (T)(a[i] && b[i]); break;                                  \
-        case MPI_LOR: GP_EACH b[i] = (T)(a[i] || b[i]); break;                                   \
-        case MPI_LXOR: GP_EACH b[i] = (T)(!a[i] != !b[i]); break;                                \
-        case MPI_BAND: GP_EACH b[i] = (T)(a[i] & b[i]); break;                                   \
-        case MPI_BOR: GP_EACH b[i] = (T)(a[i] | b[i]); break;                                    \
-        case MPI_BXOR: GP_EACH b[i] = (T)(a[i] ^ b[i]); break;                                   \
-        default: return MPI_ERR_OP;                                                              \
-        }                                                                                        \
-        return MPI_SUCCESS;                                                                      \
+/* One function applying op elementwise to arrays of T; CASES are the
+ * switch's cases for the operations T has (anything else is MPI_ERR_OP). */
+#define GP_ELEMENTWISE_OPS(NAME, T, CASES)                                                   \
+    GPUMPI_FN static int NAME(MPI_Op op, const void *in, void *inout, MPI_Aint n)            \
+    {                                                                                        \
+        const T *a = (const T *)in;                                                          \
+        T *b = (T *)inout;                                                                   \
+        switch (op) {                                                                        \
+            CASES                                                                            \
+        default: return MPI_ERR_OP;                                                          \
+        }                                                                                    \
+        return MPI_SUCCESS;                                                                  \
     }
 
-#define GP_FLOATING_OPS(NAME, T)                                                                 \
-    GPUMPI_FN static int NAME(MPI_Op op, const void *in, void *inout, MPI_Aint n)                \
-    {                                                                                            \
-        const T *a = (const T *)in;                                                              \
-        T *b = (T *)inout;                                                                       \
-        switch (op) {                                                                            \
-        case MPI_MAX: GP_EACH if (a[i] > b[i]) b[i] = a[i]; break;                               \
-        case MPI_MIN: GP_EACH if (a[i] < b[i]) b[i] = a[i]; break;                               \
-        case MPI_SUM: GP_EACH b[i] = a[i] + b[i]; break;                                         \
-        case MPI_PROD: GP_EACH b[i] = a[i] * b[i]; break;                                        \
-        default: return MPI_ERR_OP;                                                              \
-        }                                                                                        \
-        return MPI_SUCCESS;                                                                      \
-    }
+/* Integers and floating point: MAX, MIN, SUM, PROD (the cast takes an
+ * integer promoted to int back to T; for floating point it changes nothing). */
+#define GP_ARITH_CASES(T)                                                                    \
+    case MPI_MAX: GP_EACH if (a[i] > b[i]) b[i] = a[i]; break;                               \
+    case MPI_MIN: GP_EACH if (a[i] < b[i]) b[i] = a[i]; break;                               \
+    case MPI_SUM: GP_EACH b[i] = (T)(a[i] + b[i]); break;                                    \
+    case MPI_PROD: GP_EACH b[i] = (T)(a[i] * b[i]); break;
+
+/* Integers: every operation but MAXLOC, MINLOC. */
+#define GP_INTEGER_CASES(T)                                                                  \
+    GP_ARITH_CASES(T)                                                                        \
+    case MPI_LAND: GP_EACH b[i] = (T)(a[i] && b[i]); break;                                  \
+    case MPI_LOR: GP_EACH b[i] = (T)(a[i] || b[i]); break;                                   \
+    case MPI_LXOR: GP_EACH b[i] = (T)(!a[i] != !b[i]); break;                                \
+    case MPI_BAND: GP_EACH b[i] = (T)(a[i] & b[i]); break;                                   \
+    case MPI_BOR: GP_EACH b[i] = (T)(a[i] | b[i]); break;                                    \
+    case MPI_BXOR: GP_EACH b[i] = (T)(a[i] ^ b[i]); break;
+#define GP_INTEGER_OPS(NAME, T) GP_ELEMENTWISE_OPS(NAME, T, GP_INTEGER_CASES(T))
+#define GP_FLOATING_OPS(NAME, T) GP_ELEMENTWISE_OPS(NAME, T, GP_ARITH_CASES(T))
 
 /* C's T _Complex is laid out as T[2]: real, imaginary. */
-#define GP_COMPLEX_OPS(NAME, T)                                                                  \
-    GPUMPI_FN static int NAME(MPI_Op op, const void *in, void *inout, MPI_Aint n)                \
-    {                                                                                            \
-        const T *a = (const T *)in;                                                              \
-        T *b = (T *)inout;                                                                       \
-        switch (op) {                                                                            \
-        case MPI_SUM:                                                                            \
-            GP_EACH {                                                                            \
-                b[2 * i] = a[2 * i] + b[2 * i];                                                  \
-                b[2 * i + 1] = a[2 * i + 1] + b[2 * i + 1];                                      \
-            }                                                                                    \
-            break;                                                                               \
-        case MPI_PROD:                                                                           \
-            GP_EACH {                                                                            \
-                T re = a[2 * i] * b[2 * i] - a[2 * i + 1] * b[2 * i + 1];                        \
-                T im = a[2 * i] * b[2 * i + 1] + a[2 * i + 1] * b[2 * i];                        \
-                b[2 * i] = re;                                                                   \
-                b[2 * i + 1] = im;                                                               \
-            }                                                                                    \
-            break;                                                                               \
-        default: return MPI_ERR_OP;                                                              \
-        }                                                                                        \
-        return MPI_SUCCESS;                                                                      \
-    }
+#define GP_COMPLEX_CASES(T)                                                                  \
+    case MPI_SUM:                                                                            \
+        GP_EACH {                                                                            \
+            b[2 * i] = a[2 * i] + b[2 * i];                                                  \
+            b[2 * i + 1] = a[2 * i + 1] + b[2 * i + 1];                                      \
+        }                                                                                    \
+        break;                                                                               \
+    case MPI_PROD:                                                                           \
+        GP_EACH {                                                                            \
+            T re = a[2 * i] * b[2 * i] - a[2 * i + 1] * b[2 * i + 1];                        \
+            T im = a[2 * i] * b[2 * i + 1] + a[2 * i + 1] * b[2 * i];                        \
+            b[2 * i] = re;                                                                   \
+            b[2 * i + 1] = im;                                                               \
+        }                                                                                    \
+        break;
+#define GP_COMPLEX_OPS(NAME, T) GP_ELEMENTWISE_OPS(NAME, T, GP_COMPLEX_CASES(T))
 
 /* Packed {T v; int i;} pairs: the value, then the index, no padding, so
  * possibly unaligned: read and written through copies. Ties keep the

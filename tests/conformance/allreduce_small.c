@@ -6,19 +6,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
-
-static int errors, rank, size;
-
-#define CHECK(cond, ...)                         \
-    do {                                         \
-        if (!(cond)) {                           \
-            if (errors++ < 5) {                  \
-                printf("rank %d: FAILED: ", rank); \
-                printf(__VA_ARGS__);             \
-                printf("\n");                    \
-            }                                    \
-        }                                        \
-    } while (0)
+#include "mpitest.h"
 
 static void ints(int rep)
 {
@@ -68,23 +56,12 @@ static void doubles(int rep, double first[8])
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     double first[8];
     for (int rep = 0; rep < 8; rep++) {
         ints(rep);
         MPI_Barrier(MPI_COMM_WORLD);
         doubles(rep, first);
     }
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (all == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", all);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

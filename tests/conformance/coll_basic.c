@@ -7,20 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int errors, rank, size;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            if (errors < 10) {                                                                     \
-                printf("rank %d: FAILED line %d: ", rank, __LINE__);                               \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 static const int counts[] = {0, 1, 7, 100, 1000}; /* ints; 1000 goes by rendezvous */
 enum { NCOUNTS = sizeof counts / sizeof counts[0], MAXC = 1000 };
@@ -288,23 +275,12 @@ static void mixed(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     barrier();
     bcast();
     reduce();
     allreduce();
     large();
     mixed();
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (all == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", all);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -6,20 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int errors, rank, size;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            if (errors < 10) {                                                                     \
-                printf("rank %d: FAILED line %d: ", rank, __LINE__);                               \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 static int nroots(void) { return size <= 64 ? size : 16; }
 static int root_at(int i) { return size <= 64 ? i : (int)((long)i * (size - 1) / 15); }
@@ -227,20 +214,9 @@ static void allgather(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     gather_scatter();
     gatherv_scatterv();
     allgather();
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (all == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", all);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -5,20 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static int errors, rank, size;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            if (errors < 10) {                                                                     \
-                printf("rank %d: FAILED line %d: ", rank, __LINE__);                               \
-                printf(__VA_ARGS__);                                                               \
-                printf("\n");                                                                      \
-            }                                                                                      \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 /* rank r's input, element i */
 static int in_value(int r, int i) { return r * 7 + i % 11; }
@@ -145,20 +132,9 @@ static void reduce_local(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     reduce_scatter();
     scans();
     reduce_local();
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (all == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", all);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

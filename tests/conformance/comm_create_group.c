@@ -6,18 +6,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-static int errors, wrank, wsize;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: ", wrank, __LINE__);                                  \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 static int gsize(MPI_Group g)
 {
@@ -50,15 +39,13 @@ static int world_of(MPI_Group g, MPI_Group world, int i)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
-    int n = wsize;
+    mt_init(&argc, &argv);
+    int n = size;
     int *list = malloc(sizeof(int) * (n + 1));
 
     MPI_Group world;
     MPI_Comm_group(MPI_COMM_WORLD, &world);
-    CHECK(gsize(world) == n && grank(world) == wrank, "world group: size %d rank %d", gsize(world), grank(world));
+    CHECK(gsize(world) == n && grank(world) == rank, "world group: size %d rank %d", gsize(world), grank(world));
 
     /* evens, listed in reverse (incl) */
     int ne = (n + 1) / 2, k = 0;
@@ -66,7 +53,7 @@ int main(int argc, char **argv)
     MPI_Group evens_rev;
     MPI_Group_incl(world, ne, list, &evens_rev);
     CHECK(gsize(evens_rev) == ne, "incl: size %d, want %d", gsize(evens_rev), ne);
-    int want = wrank % 2 ? MPI_UNDEFINED : ne - 1 - wrank / 2;
+    int want = rank % 2 ? MPI_UNDEFINED : ne - 1 - rank / 2;
     CHECK(grank(evens_rev) == want, "incl: rank %d, want %d", grank(evens_rev), want);
     CHECK(world_of(evens_rev, world, 0) == 2 * (ne - 1), "incl: position 0 is world %d", world_of(evens_rev, world, 0));
 
@@ -75,7 +62,7 @@ int main(int argc, char **argv)
     MPI_Group evens;
     MPI_Group_range_incl(world, 1, range, &evens);
     CHECK(gsize(evens) == ne, "range_incl: size %d, want %d", gsize(evens), ne);
-    CHECK(grank(evens) == (wrank % 2 ? MPI_UNDEFINED : wrank / 2), "range_incl: rank %d", grank(evens));
+    CHECK(grank(evens) == (rank % 2 ? MPI_UNDEFINED : rank / 2), "range_incl: rank %d", grank(evens));
     k = 0;
     for (int i = 1; i < n; i += 2) list[k++] = i;
     MPI_Group evens2;
@@ -90,11 +77,11 @@ int main(int argc, char **argv)
     MPI_Group odds;
     MPI_Group_range_excl(world, 1, range, &odds);
     CHECK(gsize(odds) == n / 2, "range_excl: size %d, want %d", gsize(odds), n / 2);
-    CHECK(grank(odds) == (wrank % 2 ? wrank / 2 : MPI_UNDEFINED), "range_excl: rank %d", grank(odds));
+    CHECK(grank(odds) == (rank % 2 ? rank / 2 : MPI_UNDEFINED), "range_excl: rank %d", grank(odds));
     int down[1][3] = {{n - 1, 0, -1}};
     MPI_Group rev;
     MPI_Group_range_incl(world, 1, down, &rev);
-    CHECK(grank(rev) == n - 1 - wrank, "descending range: rank %d", grank(rev));
+    CHECK(grank(rev) == n - 1 - rank, "descending range: rank %d", grank(rev));
     CHECK(compare(rev, world) == (n > 1 ? MPI_SIMILAR : MPI_IDENT), "reversed world vs world: %d",
           compare(rev, world));
     if (n >= 4) {
@@ -102,7 +89,7 @@ int main(int argc, char **argv)
         MPI_Group g2;
         MPI_Group_range_incl(world, 2, two, &g2);
         CHECK(gsize(g2) == 1 + n / 2, "two ranges: size %d", gsize(g2));
-        want = wrank == n - 1 ? 0 : wrank < n / 2 ? wrank + 1 : MPI_UNDEFINED;
+        want = rank == n - 1 ? 0 : rank < n / 2 ? rank + 1 : MPI_UNDEFINED;
         CHECK(grank(g2) == want, "two ranges: rank %d, want %d", grank(g2), want);
         MPI_Group_free(&g2);
     }
@@ -112,7 +99,7 @@ int main(int argc, char **argv)
     MPI_Group_union(evens, odds, &u);
     CHECK(gsize(u) == n, "union: size %d", gsize(u));
     /* evens first, then odds */
-    want = wrank % 2 ? ne + wrank / 2 : wrank / 2;
+    want = rank % 2 ? ne + rank / 2 : rank / 2;
     CHECK(grank(u) == want, "union: rank %d, want %d", grank(u), want);
     CHECK(compare(u, world) == (n > 2 ? MPI_SIMILAR : MPI_IDENT), "union vs world: %d", compare(u, world));
     MPI_Group_intersection(evens_rev, evens, &x);
@@ -154,19 +141,19 @@ int main(int argc, char **argv)
     MPI_Group_incl(world, k, list, &irr);
     want = MPI_UNDEFINED;
     for (int i = 0; i < k; i++)
-        if (list[i] == wrank) want = i;
+        if (list[i] == rank) want = i;
     CHECK(grank(irr) == want, "irregular group: rank %d, want %d", grank(irr), want);
 
     /* MPI_Comm_create from the reversed evens and from the irregular group */
     MPI_Comm ce;
     MPI_Comm_create(MPI_COMM_WORLD, evens_rev, &ce);
-    if (wrank % 2) {
+    if (rank % 2) {
         CHECK(ce == MPI_COMM_NULL, "Comm_create: non-member gets MPI_COMM_NULL");
     } else {
         int cr = -1, cs = -1;
         MPI_Comm_rank(ce, &cr);
         MPI_Comm_size(ce, &cs);
-        CHECK(cs == ne && cr == ne - 1 - wrank / 2, "Comm_create: size %d rank %d", cs, cr);
+        CHECK(cs == ne && cr == ne - 1 - rank / 2, "Comm_create: size %d rank %d", cs, cr);
         MPI_Group cg;
         MPI_Comm_group(ce, &cg);
         CHECK(compare(cg, evens_rev) == MPI_IDENT, "Comm_group of the new comm vs its group: %d",
@@ -175,9 +162,9 @@ int main(int argc, char **argv)
         /* traffic: a ring, statuses in comm ranks */
         int right = (cr + 1) % cs, left = (cr - 1 + cs) % cs, v = -1;
         MPI_Status st;
-        MPI_Sendrecv(&wrank, 1, MPI_INT, right, 1, &v, 1, MPI_INT, MPI_ANY_SOURCE, 1, ce, &st);
+        MPI_Sendrecv(&rank, 1, MPI_INT, right, 1, &v, 1, MPI_INT, MPI_ANY_SOURCE, 1, ce, &st);
         CHECK(v == 2 * (ne - 1 - left) && st.MPI_SOURCE == left, "Comm_create ring: %d from %d", v, st.MPI_SOURCE);
-        long sum = 0, mine = wrank, want_sum = 0;
+        long sum = 0, mine = rank, want_sum = 0;
         for (int i = 0; i < n; i += 2) want_sum += i;
         MPI_Allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, ce);
         CHECK(sum == want_sum, "Comm_create allreduce %ld, want %ld", sum, want_sum);
@@ -192,7 +179,7 @@ int main(int argc, char **argv)
         MPI_Comm_rank(ci, &cr);
         MPI_Comm_size(ci, &cs);
         CHECK(cs == k && cr == grank(irr), "Comm_create (irregular): size %d rank %d", cs, cr);
-        int root_world = list[k - 1], v = wrank == root_world ? 77 : 0;
+        int root_world = list[k - 1], v = rank == root_world ? 77 : 0;
         MPI_Bcast(&v, 1, MPI_INT, k - 1, ci);
         CHECK(v == 77, "Comm_create (irregular): bcast from the last rank got %d", v);
         MPI_Group cg;
@@ -213,22 +200,22 @@ int main(int argc, char **argv)
         CHECK(cs == k && cr == grank(irr), "Comm_create_group: size %d rank %d", cs, cr);
         int right = (cr + 1) % cs, left = (cr - 1 + cs) % cs, v = -1;
         MPI_Status st;
-        MPI_Sendrecv(&wrank, 1, MPI_INT, right, 1, &v, 1, MPI_INT, MPI_ANY_SOURCE, 1, cg, &st);
+        MPI_Sendrecv(&rank, 1, MPI_INT, right, 1, &v, 1, MPI_INT, MPI_ANY_SOURCE, 1, cg, &st);
         CHECK(v == list[left] && st.MPI_SOURCE == left, "Comm_create_group ring: %d from %d", v, st.MPI_SOURCE);
-        long sum = 0, mine = wrank, want_sum = 0;
+        long sum = 0, mine = rank, want_sum = 0;
         for (int i = 0; i < k; i++) want_sum += list[i];
         MPI_Allreduce(&mine, &sum, 1, MPI_LONG, MPI_SUM, cg);
         CHECK(sum == want_sum, "Comm_create_group allreduce %ld, want %ld", sum, want_sum);
         MPI_Comm_free(&cg);
     }
-    if (wrank % 2) { /* the odds, twice at once with different tags */
+    if (rank % 2) { /* the odds, twice at once with different tags */
         MPI_Comm o1, o2;
         MPI_Comm_create_group(MPI_COMM_WORLD, odds, 1, &o1);
         MPI_Comm_create_group(MPI_COMM_WORLD, odds, 2, &o2);
         int r1 = -1, r2 = -1, s1 = 0;
         MPI_Comm_rank(o1, &r1);
         MPI_Comm_rank(o2, &r2);
-        CHECK(r1 == wrank / 2 && r2 == wrank / 2, "Comm_create_group of the odds: ranks %d %d", r1, r2);
+        CHECK(r1 == rank / 2 && r2 == rank / 2, "Comm_create_group of the odds: ranks %d %d", r1, r2);
         MPI_Allreduce(&r1, &s1, 1, MPI_INT, MPI_SUM, o2);
         CHECK(s1 == (n / 2) * (n / 2 - 1) / 2, "Comm_create_group of the odds: allreduce %d", s1);
         MPI_Comm_free(&o1);
@@ -237,7 +224,7 @@ int main(int argc, char **argv)
 
     /* a communicator of a subcommunicator's group */
     MPI_Comm half;
-    MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, -wrank, &half);
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half);
     MPI_Group hg, hsub;
     MPI_Comm_group(half, &hg);
     int hsize = gsize(hg), first_two[2] = {0, 1};
@@ -253,8 +240,8 @@ int main(int argc, char **argv)
         MPI_Comm_rank(hc, &cr);
         CHECK(cs == gsize(hsub) && cr == hr, "Comm_create on a split: size %d rank %d", cs, cr);
         int mx = -1;
-        MPI_Allreduce(&wrank, &mx, 1, MPI_INT, MPI_MAX, hc);
-        int top = (n - 1) % 2 == wrank % 2 ? n - 1 : n - 2;
+        MPI_Allreduce(&rank, &mx, 1, MPI_INT, MPI_MAX, hc);
+        int top = (n - 1) % 2 == rank % 2 ? n - 1 : n - 2;
         CHECK(mx == top, "Comm_create on a split: max %d, want %d", mx, top);
         MPI_Comm_free(&hc);
     }
@@ -279,14 +266,5 @@ int main(int argc, char **argv)
     free(list);
     free(out);
 
-    int total = 0;
-    MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (wrank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

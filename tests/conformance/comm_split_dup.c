@@ -7,18 +7,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
-
-static int errors, wrank, wsize;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: ", wrank, __LINE__);                                  \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 /* What a communicator should be, gathered from its members' world ranks
  * in communicator order, in O(1) memory (the test runs at 100,000s of
@@ -37,7 +26,7 @@ static void ex_init(expect *e)
 static void ex_add(expect *e, int w)
 {
     if (e->want_right) e->right = w, e->want_right = 0;
-    if (w == wrank) e->pos = e->n, e->left = e->prev, e->want_right = 1;
+    if (w == rank) e->pos = e->n, e->left = e->prev, e->want_right = 1;
     if (e->n == 0) e->first = w;
     e->last = e->prev = w;
     e->n++;
@@ -62,7 +51,7 @@ static void ring(MPI_Comm comm, const expect *e, const char *what)
     MPI_Comm_size(comm, &n);
     MPI_Comm_rank(comm, &r);
     int right = (r + 1) % n, left = (r - 1 + n) % n;
-    int decoy = -1000 - wrank;
+    int decoy = -1000 - rank;
     /* decoy to the same process, on the world communicator, same tag */
     MPI_Request dq;
     MPI_Isend(&decoy, 1, MPI_INT, e->right, 7, MPI_COMM_WORLD, &dq);
@@ -107,11 +96,11 @@ static void collectives(MPI_Comm comm, const expect *e, const char *what)
         CHECK(sum == (long long)n * (n - 1) / 2, "%s: reduce of comm ranks %lld, want %lld", what, sum,
               (long long)n * (n - 1) / 2);
     /* the world ranks of the members, summed: proves who is in it */
-    long want = e->sum, got = 0, mine = wrank;
+    long want = e->sum, got = 0, mine = rank;
     MPI_Allreduce(&mine, &got, 1, MPI_LONG, MPI_SUM, comm);
     CHECK(got == want, "%s: allreduce of world ranks %ld, want %ld", what, got, want);
     int mx = -1;
-    MPI_Allreduce(&wrank, &mx, 1, MPI_INT, MPI_MAX, comm);
+    MPI_Allreduce(&rank, &mx, 1, MPI_INT, MPI_MAX, comm);
     int want_max = e->max;
     CHECK(mx == want_max, "%s: allreduce max %d, want %d", what, mx, want_max);
     MPI_Barrier(comm);
@@ -121,33 +110,31 @@ static void collectives(MPI_Comm comm, const expect *e, const char *what)
 static void check_comm(MPI_Comm comm, expect *e, const char *what)
 {
     ex_done(e);
-    int size = -1, r = -1;
-    MPI_Comm_size(comm, &size);
+    int n = -1, r = -1;
+    MPI_Comm_size(comm, &n);
     MPI_Comm_rank(comm, &r);
-    CHECK(size == e->n, "%s: size %d, want %d", what, size, e->n);
+    CHECK(n == e->n, "%s: size %d, want %d", what, n, e->n);
     CHECK(r == e->pos, "%s: rank %d, want %d", what, r, e->pos);
-    if (size != e->n || r != e->pos) return;
+    if (n != e->n || r != e->pos) return;
     ring(comm, e, what);
     collectives(comm, e, what);
 }
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    mt_init(&argc, &argv);
 
     expect e;
     int cmp;
 
     /* split by parity, keys in rank order */
     MPI_Comm par;
-    MPI_Comm_split(MPI_COMM_WORLD, wrank % 2, wrank, &par);
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, rank, &par);
     ex_init(&e);
-    for (int i = wrank % 2; i < wsize; i += 2) ex_add(&e, i);
+    for (int i = rank % 2; i < size; i += 2) ex_add(&e, i);
     check_comm(par, &e, "parity split");
     MPI_Comm_compare(par, MPI_COMM_WORLD, &cmp);
-    CHECK(cmp == (wsize == 1 ? MPI_CONGRUENT : MPI_UNEQUAL), "parity vs world: compare %d", cmp);
+    CHECK(cmp == (size == 1 ? MPI_CONGRUENT : MPI_UNEQUAL), "parity vs world: compare %d", cmp);
 
     /* a split of a split: each parity class in two halves, reversed */
     int prank, psize;
@@ -157,47 +144,47 @@ int main(int argc, char **argv)
     MPI_Comm_split(par, prank < psize / 2, -prank, &half);
     ex_init(&e);
     for (int i = psize - 1; i >= 0; i--)
-        if ((i < psize / 2) == (prank < psize / 2)) ex_add(&e, wrank % 2 + 2 * i);
+        if ((i < psize / 2) == (prank < psize / 2)) ex_add(&e, rank % 2 + 2 * i);
     check_comm(half, &e, "split of a split");
     MPI_Comm_free(&half);
     CHECK(half == MPI_COMM_NULL, "MPI_Comm_free sets the handle to MPI_COMM_NULL");
 
     /* blocks of three with reversed keys */
     MPI_Comm blk;
-    MPI_Comm_split(MPI_COMM_WORLD, wrank / 3, -wrank, &blk);
+    MPI_Comm_split(MPI_COMM_WORLD, rank / 3, -rank, &blk);
     ex_init(&e);
-    for (int i = wsize - 1; i >= 0; i--)
-        if (i / 3 == wrank / 3) ex_add(&e, i);
+    for (int i = size - 1; i >= 0; i--)
+        if (i / 3 == rank / 3) ex_add(&e, i);
     check_comm(blk, &e, "reversed blocks of three");
 
     /* one color, reversed keys: the same ranks in another order */
     MPI_Comm rev;
-    MPI_Comm_split(MPI_COMM_WORLD, 0, wsize - wrank, &rev);
+    MPI_Comm_split(MPI_COMM_WORLD, 0, size - rank, &rev);
     ex_init(&e);
-    for (int i = wsize - 1; i >= 0; i--) ex_add(&e, i);
+    for (int i = size - 1; i >= 0; i--) ex_add(&e, i);
     check_comm(rev, &e, "reversed world");
     MPI_Comm_compare(rev, MPI_COMM_WORLD, &cmp);
-    CHECK(cmp == (wsize == 1 ? MPI_CONGRUENT : MPI_SIMILAR), "reversed vs world: compare %d", cmp);
+    CHECK(cmp == (size == 1 ? MPI_CONGRUENT : MPI_SIMILAR), "reversed vs world: compare %d", cmp);
 
     /* an irregular split: equal keys (ties go by old rank), colors of
      * uneven size, some ranks left out; then a split of it */
     MPI_Comm odd;
-    int color = wrank % 5 == 4 ? MPI_UNDEFINED : (wrank * wrank) % 3;
-    MPI_Comm_split(MPI_COMM_WORLD, color, wrank % 2, &odd);
+    int color = rank % 5 == 4 ? MPI_UNDEFINED : (rank * rank) % 3;
+    MPI_Comm_split(MPI_COMM_WORLD, color, rank % 2, &odd);
     if (color == MPI_UNDEFINED) {
         CHECK(odd == MPI_COMM_NULL, "MPI_UNDEFINED color gives MPI_COMM_NULL");
     } else {
         ex_init(&e);
         for (int k = 0; k < 2; k++)
-            for (int i = 0; i < wsize; i++)
+            for (int i = 0; i < size; i++)
                 if (i % 5 != 4 && (i * i) % 3 == color && i % 2 == k) ex_add(&e, i);
         check_comm(odd, &e, "irregular split");
         MPI_Comm odd2;
-        MPI_Comm_split(odd, 0, wrank % 3, &odd2);
+        MPI_Comm_split(odd, 0, rank % 3, &odd2);
         ex_init(&e);
         for (int k2 = 0; k2 < 3; k2++)
             for (int k = 0; k < 2; k++)
-                for (int i = 0; i < wsize; i++)
+                for (int i = 0; i < size; i++)
                     if (i % 5 != 4 && (i * i) % 3 == color && i % 2 == k && i % 3 == k2) ex_add(&e, i);
         check_comm(odd2, &e, "split of an irregular split");
         MPI_Comm_free(&odd2);
@@ -208,7 +195,7 @@ int main(int argc, char **argv)
     MPI_Comm dw, dp;
     MPI_Comm_dup(MPI_COMM_WORLD, &dw);
     ex_init(&e);
-    for (int i = 0; i < wsize; i++) ex_add(&e, i);
+    for (int i = 0; i < size; i++) ex_add(&e, i);
     check_comm(dw, &e, "dup of world");
     MPI_Comm_compare(dw, MPI_COMM_WORLD, &cmp);
     CHECK(cmp == MPI_CONGRUENT, "dup vs world: compare %d", cmp);
@@ -216,16 +203,16 @@ int main(int argc, char **argv)
     CHECK(cmp == MPI_IDENT, "world vs world: compare %d", cmp);
     MPI_Comm_dup(blk, &dp);
     ex_init(&e);
-    for (int i = wsize - 1; i >= 0; i--)
-        if (i / 3 == wrank / 3) ex_add(&e, i);
+    for (int i = size - 1; i >= 0; i--)
+        if (i / 3 == rank / 3) ex_add(&e, i);
     check_comm(dp, &e, "dup of a split");
     MPI_Comm_compare(dp, blk, &cmp);
     CHECK(cmp == MPI_CONGRUENT, "dup vs its split: compare %d", cmp);
 
     /* the same tag on world and its dup, sent in opposite order: each
      * receive gets its own communicator's message */
-    if (wsize > 1) {
-        int right = (wrank + 1) % wsize, left = (wrank - 1 + wsize) % wsize;
+    if (size > 1) {
+        int right = (rank + 1) % size, left = (rank - 1 + size) % size;
         int a = 1, b = 2, x = 0, y = 0;
         MPI_Request q[2];
         MPI_Isend(&a, 1, MPI_INT, right, 3, dw, &q[0]);
@@ -243,8 +230,8 @@ int main(int argc, char **argv)
     {
         MPI_Comm tmp, mid;
         MPI_Comm_dup(MPI_COMM_WORLD, &tmp);
-        int right = (wrank + 1) % wsize, left = (wrank - 1 + wsize) % wsize, got = -1, wgot = -1;
-        int a = 10 + wrank, b = -10 - wrank;
+        int right = (rank + 1) % size, left = (rank - 1 + size) % size, got = -1, wgot = -1;
+        int a = 10 + rank, b = -10 - rank;
         MPI_Request rq, sq[2];
         MPI_Status st;
         MPI_Irecv(&got, 1, MPI_INT, MPI_ANY_SOURCE, 4, tmp, &rq);
@@ -261,19 +248,19 @@ int main(int argc, char **argv)
         MPI_Wait(&sq[1], MPI_STATUS_IGNORE);
         int v = 1, sum = 0;
         MPI_Allreduce(&v, &sum, 1, MPI_INT, MPI_SUM, mid);
-        CHECK(sum == wsize, "the communicator made meanwhile: %d", sum);
+        CHECK(sum == size, "the communicator made meanwhile: %d", sum);
         MPI_Comm_free(&mid);
     }
 
     /* MPI_Comm_split_type: every process shares memory here */
     MPI_Comm shm;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, wrank, MPI_INFO_NULL, &shm);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &shm);
     int shm_size = 0;
     MPI_Comm_size(shm, &shm_size);
     /* MPICH over several nodes would differ; one node here */
-    CHECK(shm_size == wsize, "split_type shared: size %d, want %d", shm_size, wsize);
+    CHECK(shm_size == size, "split_type shared: size %d, want %d", shm_size, size);
     MPI_Comm none;
-    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, wrank, MPI_INFO_NULL, &none);
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_UNDEFINED, rank, MPI_INFO_NULL, &none);
     CHECK(none == MPI_COMM_NULL, "split_type MPI_UNDEFINED gives MPI_COMM_NULL");
     int inter = 1;
     MPI_Comm_test_inter(shm, &inter);
@@ -283,10 +270,10 @@ int main(int argc, char **argv)
     MPI_Comm chain[8];
     for (int round = 0; round < 3; round++) {
         for (int i = 0; i < 8; i++) MPI_Comm_dup(i ? chain[i - 1] : par, &chain[i]);
-        int v = wrank, s = 0;
+        int v = rank, s = 0;
         MPI_Allreduce(&v, &s, 1, MPI_INT, MPI_SUM, chain[7]);
         int want = 0;
-        for (int i = wrank % 2; i < wsize; i += 2) want += i;
+        for (int i = rank % 2; i < size; i += 2) want += i;
         CHECK(s == want, "dup chain round %d: allreduce %d, want %d", round, s, want);
         for (int i = 7; i >= 0; i--) MPI_Comm_free(&chain[i]);
     }
@@ -296,10 +283,10 @@ int main(int argc, char **argv)
     MPI_Comm_size(MPI_COMM_SELF, &ssize);
     MPI_Comm_rank(MPI_COMM_SELF, &srank);
     CHECK(ssize == 1 && srank == 0, "MPI_COMM_SELF: size %d rank %d", ssize, srank);
-    int sv = wrank + 5, sg = -1;
+    int sv = rank + 5, sg = -1;
     MPI_Status sst;
     MPI_Sendrecv(&sv, 1, MPI_INT, 0, 1, &sg, 1, MPI_INT, MPI_ANY_SOURCE, 1, MPI_COMM_SELF, &sst);
-    CHECK(sg == wrank + 5 && sst.MPI_SOURCE == 0, "MPI_COMM_SELF sendrecv: %d from %d", sg, sst.MPI_SOURCE);
+    CHECK(sg == rank + 5 && sst.MPI_SOURCE == 0, "MPI_COMM_SELF sendrecv: %d from %d", sg, sst.MPI_SOURCE);
     MPI_Comm dself;
     MPI_Comm_dup(MPI_COMM_SELF, &dself);
     MPI_Allreduce(&sv, &sg, 1, MPI_INT, MPI_SUM, dself);
@@ -313,14 +300,5 @@ int main(int argc, char **argv)
     MPI_Comm_free(&blk);
     MPI_Comm_free(&par);
 
-    int total = 0;
-    MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (wrank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

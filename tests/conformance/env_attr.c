@@ -7,18 +7,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
-
-static int errors, wrank, wsize;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: ", wrank, __LINE__);                                  \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 static int deletes, last_deleted_key, copies;
 static void *last_deleted;
@@ -92,18 +81,18 @@ static void predefined_attributes(void)
     CHECK(get_int_attr(MPI_COMM_WORLD, MPI_TAG_UB, &v) && v >= 32767, "MPI_TAG_UB: %d", v);
     /* the largest tag works */
     int out = 5, in = 0;
-    MPI_Sendrecv(&out, 1, MPI_INT, wrank, v, &in, 1, MPI_INT, wrank, v, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    MPI_Sendrecv(&out, 1, MPI_INT, rank, v, &in, 1, MPI_INT, rank, v, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     CHECK(in == 5, "a message with tag MPI_TAG_UB");
     v = -99;
-    CHECK(get_int_attr(MPI_COMM_WORLD, MPI_HOST, &v) && (v == MPI_PROC_NULL || (v >= 0 && v < wsize)), "MPI_HOST: %d",
+    CHECK(get_int_attr(MPI_COMM_WORLD, MPI_HOST, &v) && (v == MPI_PROC_NULL || (v >= 0 && v < size)), "MPI_HOST: %d",
           v);
     v = -99;
-    CHECK(get_int_attr(MPI_COMM_WORLD, MPI_IO, &v) && (v == MPI_ANY_SOURCE || v == MPI_PROC_NULL || (v >= 0 && v < wsize)),
+    CHECK(get_int_attr(MPI_COMM_WORLD, MPI_IO, &v) && (v == MPI_ANY_SOURCE || v == MPI_PROC_NULL || (v >= 0 && v < size)),
           "MPI_IO: %d", v);
     v = -99;
     CHECK(get_int_attr(MPI_COMM_WORLD, MPI_WTIME_IS_GLOBAL, &v) && (v == 0 || v == 1), "MPI_WTIME_IS_GLOBAL: %d", v);
     v = -99;
-    if (get_int_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &v)) CHECK(v >= wsize, "MPI_UNIVERSE_SIZE: %d", v);
+    if (get_int_attr(MPI_COMM_WORLD, MPI_UNIVERSE_SIZE, &v)) CHECK(v >= size, "MPI_UNIVERSE_SIZE: %d", v);
     v = -99;
     if (get_int_attr(MPI_COMM_WORLD, MPI_APPNUM, &v)) CHECK(v == 0, "MPI_APPNUM: %d", v);
     /* the MPI-1 spelling */
@@ -241,21 +230,12 @@ int main(int argc, char **argv)
 {
     int provided = -1;
     MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
     environment(provided);
     predefined_attributes();
     names();
     user_keys();
 
-    int total = 0;
-    MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (wrank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

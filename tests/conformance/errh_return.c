@@ -9,18 +9,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
-
-static int errors, wrank, wsize;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: ", wrank, __LINE__);                                  \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 /* rc is an error of class want, and its text is not empty */
 static void expect_class(int rc, int want, const char *what)
@@ -48,9 +37,7 @@ static void my_handler(MPI_Comm *comm, int *code, ...)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    mt_init(&argc, &argv);
 
     MPI_Errhandler eh = MPI_ERRHANDLER_NULL;
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &eh);
@@ -63,18 +50,18 @@ int main(int argc, char **argv)
 
     /* invalid arguments: each returns its class, nothing is sent */
     int buf[4] = {1, 2, 3, 4};
-    expect_class(MPI_Send(buf, 1, MPI_INT, wsize, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "Send to rank size");
+    expect_class(MPI_Send(buf, 1, MPI_INT, size, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "Send to rank size");
     expect_class(MPI_Send(buf, 1, MPI_INT, -7, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "Send to rank -7");
     expect_class(MPI_Send(buf, 1, MPI_INT, 0, -5, MPI_COMM_WORLD), MPI_ERR_TAG, "Send with tag -5");
     expect_class(MPI_Send(buf, -1, MPI_INT, 0, 0, MPI_COMM_WORLD), MPI_ERR_COUNT, "Send with count -1");
     expect_class(MPI_Send(buf, 1, MPI_DATATYPE_NULL, 0, 0, MPI_COMM_WORLD), MPI_ERR_TYPE, "Send of MPI_DATATYPE_NULL");
     expect_class(MPI_Send(buf, 1, MPI_INT, 0, 0, MPI_COMM_NULL), MPI_ERR_COMM, "Send on MPI_COMM_NULL");
     MPI_Request req = MPI_REQUEST_NULL;
-    expect_class(MPI_Irecv(buf, 1, MPI_INT, wsize + 3, 0, MPI_COMM_WORLD, &req), MPI_ERR_RANK, "Irecv from rank size+3");
+    expect_class(MPI_Irecv(buf, 1, MPI_INT, size + 3, 0, MPI_COMM_WORLD, &req), MPI_ERR_RANK, "Irecv from rank size+3");
     expect_class(MPI_Recv(buf, 1, MPI_INT, 0, -9, MPI_COMM_WORLD, MPI_STATUS_IGNORE), MPI_ERR_TAG, "Recv with tag -9");
-    expect_class(MPI_Bcast(buf, 1, MPI_INT, wsize, MPI_COMM_WORLD), MPI_ERR_ROOT, "Bcast from root size");
+    expect_class(MPI_Bcast(buf, 1, MPI_INT, size, MPI_COMM_WORLD), MPI_ERR_ROOT, "Bcast from root size");
     expect_class(MPI_Bcast(buf, 1, MPI_INT, -1, MPI_COMM_WORLD), MPI_ERR_ROOT, "Bcast from root -1");
-    expect_class(MPI_Reduce(buf, buf + 1, 1, MPI_INT, MPI_SUM, wsize, MPI_COMM_WORLD), MPI_ERR_ROOT,
+    expect_class(MPI_Reduce(buf, buf + 1, 1, MPI_INT, MPI_SUM, size, MPI_COMM_WORLD), MPI_ERR_ROOT,
                  "Reduce to root size");
     expect_class(MPI_Barrier(MPI_COMM_NULL), MPI_ERR_COMM, "Barrier on MPI_COMM_NULL");
     int sz;
@@ -85,9 +72,9 @@ int main(int argc, char **argv)
     expect_class(MPI_Group_size(MPI_GROUP_NULL, &gs), MPI_ERR_GROUP, "Group_size of MPI_GROUP_NULL");
 
     /* the program goes on: a ring still works */
-    int right = (wrank + 1) % wsize, left = (wrank - 1 + wsize) % wsize, got = -1;
+    int right = (rank + 1) % size, left = (rank - 1 + size) % size, got = -1;
     MPI_Status st;
-    int rc = MPI_Sendrecv(&wrank, 1, MPI_INT, right, 1, &got, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &st);
+    int rc = MPI_Sendrecv(&rank, 1, MPI_INT, right, 1, &got, 1, MPI_INT, left, 1, MPI_COMM_WORLD, &st);
     CHECK(rc == MPI_SUCCESS && got == left, "ring after errors: rc %d got %d", rc, got);
 
     /* truncation: 4 ints into room for 2, blocking and nonblocking */
@@ -141,7 +128,7 @@ int main(int argc, char **argv)
     MPI_Errhandler mine;
     MPI_Comm_create_errhandler(my_handler, &mine);
     MPI_Comm_set_errhandler(dup, mine);
-    rc = MPI_Send(buf, 1, MPI_INT, wsize + 1, 0, dup);
+    rc = MPI_Send(buf, 1, MPI_INT, size + 1, 0, dup);
     int hc = -1;
     if (handler_calls) MPI_Error_class(handler_code, &hc);
     CHECK(handler_calls == 1, "the user handler ran %d times, want 1", handler_calls);
@@ -151,7 +138,7 @@ int main(int argc, char **argv)
     CHECK(rc != MPI_SUCCESS && cls == MPI_ERR_RANK, "the call returned class %d after the handler", cls);
     /* the world is untouched */
     handler_calls = 0;
-    expect_class(MPI_Send(buf, 1, MPI_INT, wsize + 1, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "Send on world");
+    expect_class(MPI_Send(buf, 1, MPI_INT, size + 1, 0, MPI_COMM_WORLD), MPI_ERR_RANK, "Send on world");
     CHECK(handler_calls == 0, "the user handler ran for another communicator");
     /* MPI_Comm_call_errhandler */
     MPI_Comm_call_errhandler(dup, MPI_ERR_OTHER);
@@ -161,7 +148,7 @@ int main(int argc, char **argv)
     MPI_Errhandler_free(&mine);
     CHECK(mine == MPI_ERRHANDLER_NULL, "Errhandler_free sets MPI_ERRHANDLER_NULL");
     MPI_Comm sub;
-    MPI_Comm_split(dup, wrank % 2, wrank, &sub);
+    MPI_Comm_split(dup, rank % 2, rank, &sub);
     handler_calls = 0;
     MPI_Comm_call_errhandler(sub, MPI_ERR_ARG);
     CHECK(handler_calls == 1 && handler_comm == sub && handler_code == MPI_ERR_ARG,
@@ -179,14 +166,5 @@ int main(int argc, char **argv)
     MPI_Comm_free(&dup);
 
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_ARE_FATAL);
-    int total = 0;
-    MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (wrank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -12,16 +12,9 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include "mpitest.h"
 
-static int errors, rank, size, root;
-
-#define CHECK(cond, what)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, what);                         \
-        }                                                                                          \
-    } while (0)
+static int root;
 
 enum { N = 5 };
 
@@ -46,7 +39,7 @@ static void report(int bad, const char *type, MPI_Op op, const char *how)
 {
     char msg[160];
     snprintf(msg, sizeof msg, "%s %s by %s: %d wrong elements", op_name(op), type, how, bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
 }
 
 /* ---- integers ---------------------------------------------------------- */
@@ -322,7 +315,7 @@ static void derived(void)
     int bad = 0;
     for (int i = 0; i < 6; i++) bad += dout[i] != 0.25 * size * (size - 1) + (double)i * size;
     snprintf(msg, sizeof msg, "MPI_SUM of contiguous(3, MPI_DOUBLE): %d wrong", bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
     MPI_Type_free(&c3);
 
     /* a vector of ints: only the type map's places are reduced and written */
@@ -339,7 +332,7 @@ static void derived(void)
             bad += out[i] != (mapped ? size - 1 + i : -5);
         }
         snprintf(msg, sizeof msg, "MPI_MAX of vector(3,1,2, MPI_INT) by MPI_Reduce: %d wrong", bad);
-        CHECK(bad == 0, msg);
+        CHECK(bad == 0, "%s", msg);
     }
     for (int i = 0; i < 10; i++) out[i] = -5;
     MPI_Allreduce(a, out, 2, v, MPI_SUM, MPI_COMM_WORLD);
@@ -349,7 +342,7 @@ static void derived(void)
         bad += out[i] != (mapped ? size * (size - 1) / 2 + i * size : -5);
     }
     snprintf(msg, sizeof msg, "MPI_SUM of vector(3,1,2, MPI_INT) by MPI_Allreduce: %d wrong", bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
     MPI_Type_free(&v);
 
     /* MAXLOC on a contiguous of pairs */
@@ -378,9 +371,7 @@ static void derived(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     root = size - 1; /* a root other than 0 where there is one */
     t_int(), t_unsigned(), t_long(), t_ulong(), t_llong(), t_ullong(), t_short(), t_ushort(), t_schar(), t_uchar();
     t_int8(), t_int16(), t_int32(), t_int64(), t_uint8(), t_uint16(), t_uint32(), t_uint64();
@@ -389,14 +380,5 @@ int main(int argc, char **argv)
     t_cfloat(), t_cdouble(), t_cldouble();
     t_float_int(), t_double_int(), t_long_int(), t_2int(), t_short_int(), t_ldouble_int();
     derived();
-    int total = 0;
-    MPI_Allreduce(&errors, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -8,16 +8,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
-
-static int errors, rank, size;
-
-#define CHECK(cond, what)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, what);                         \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 #define P 1000003LL /* products modulo a prime: exact, and still associative */
 
@@ -133,7 +124,7 @@ static void matrices(void)
                 for (int j = 0; j < 4; j++) bad += out[4 * m + j] != ex[m][j];
             char msg[120];
             snprintf(msg, sizeof msg, "matrix product in rank order by MPI_Reduce to root %d: %d wrong", roots[k], bad);
-            CHECK(bad == 0, msg);
+            CHECK(bad == 0, "%s", msg);
         }
     }
     for (int i = 0; i < NM * 4; i++) out[i] = -1;
@@ -185,7 +176,7 @@ static void with_gaps(void)
         for (int e = 0; e < NE; e++) bad += out[3 * e] != ea[e] || out[3 * e + 2] != eb[e] || out[3 * e + 1] != -5;
         char msg[120];
         snprintf(msg, sizeof msg, "affine maps on a vector type by MPI_Reduce: %d wrong", bad);
-        CHECK(bad == 0, msg);
+        CHECK(bad == 0, "%s", msg);
     }
     for (int i = 0; i < NE * 3; i++) out[i] = -5;
     MPI_Allreduce(in, out, NE, v, op, MPI_COMM_WORLD);
@@ -221,22 +212,11 @@ static void many_ops(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     commutative_sum();
     matrices();
     with_gaps();
     many_ops();
     CHECK(wrong_type_calls == 0, "user functions get the reduction's datatype handle");
-    int total = 0;
-    MPI_Allreduce(&errors, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -5,16 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>
-
-static int errors, rank, size;
-
-#define CHECK(cond, what)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, what);                         \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 enum { BIG = 1000 }; /* ints: past the eager size, so these go by rendezvous */
 
@@ -272,9 +263,7 @@ static void stress(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     ring();
     posted_order();
     any_and_some();
@@ -284,14 +273,5 @@ int main(int argc, char **argv)
     cancel();
     modes();
     stress();
-    int all = 0;
-    MPI_Allreduce(&errors, &all, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (all == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", all);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -7,18 +7,7 @@
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
-
-static int errors, wrank, wsize;
-
-#define CHECK(cond, ...)                                                                           \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: ", wrank, __LINE__);                                  \
-            printf(__VA_ARGS__);                                                                   \
-            printf("\n");                                                                          \
-        }                                                                                          \
-    } while (0)
+#include "mpitest.h"
 
 /* nnodes, ndims, dims given, dims wanted */
 static const int dims_cases[][10] = {
@@ -146,9 +135,7 @@ static void check_grid(MPI_Comm cart, int nd, const int *dims, const int *period
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    MPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    mt_init(&argc, &argv);
     dims_create();
 
     int status = -1;
@@ -157,14 +144,14 @@ int main(int argc, char **argv)
 
     /* 2-D periodic over all ranks */
     int d2[2] = {0, 0}, p2[2] = {1, 1};
-    MPI_Dims_create(wsize, 2, d2);
+    MPI_Dims_create(size, 2, d2);
     MPI_Comm c2;
     MPI_Cart_create(MPI_COMM_WORLD, 2, d2, p2, 0, &c2);
     check_grid(c2, 2, d2, p2, "2-D periodic");
 
     /* 3-D, periodic only in the middle dimension */
     int d3[3] = {0, 0, 0}, p3[3] = {0, 1, 0};
-    MPI_Dims_create(wsize, 3, d3);
+    MPI_Dims_create(size, 3, d3);
     MPI_Comm c3;
     MPI_Cart_create(MPI_COMM_WORLD, 3, d3, p3, 1, &c3);
     check_grid(c3, 3, d3, p3, "3-D mixed");
@@ -177,7 +164,7 @@ int main(int argc, char **argv)
 
     /* Cart_sub: the rows of the 2-D grid, then the middle plane of 3-D */
     int c[3];
-    MPI_Cart_coords(c2, wrank, 2, c);
+    MPI_Cart_coords(c2, rank, 2, c);
     int keep_cols[2] = {0, 1};
     MPI_Comm row;
     MPI_Cart_sub(c2, keep_cols, &row);
@@ -188,12 +175,12 @@ int main(int argc, char **argv)
     CHECK(rr == c[1], "row rank %d, want the column %d", rr, c[1]);
     /* the members of my row: world ranks c[0] * d2[1] .. + d2[1] - 1 */
     int sum = 0, want = 0;
-    MPI_Allreduce(&wrank, &sum, 1, MPI_INT, MPI_SUM, row);
+    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, row);
     for (int i = 0; i < d2[1]; i++) want += c[0] * d2[1] + i;
     CHECK(sum == want, "row allreduce %d, want %d", sum, want);
     MPI_Comm_free(&row);
 
-    MPI_Cart_coords(c3, wrank, 3, c);
+    MPI_Cart_coords(c3, rank, 3, c);
     int keep02[3] = {1, 0, 1};
     MPI_Comm plane;
     MPI_Cart_sub(c3, keep02, &plane);
@@ -205,10 +192,10 @@ int main(int argc, char **argv)
     MPI_Comm_free(&plane);
 
     /* a grid smaller than the world: the others get MPI_COMM_NULL */
-    int d1[1] = {wsize > 1 ? wsize - 1 : 1}, p1[1] = {0};
+    int d1[1] = {size > 1 ? size - 1 : 1}, p1[1] = {0};
     MPI_Comm c1;
     MPI_Cart_create(MPI_COMM_WORLD, 1, d1, p1, 0, &c1);
-    if (wrank >= d1[0]) {
+    if (rank >= d1[0]) {
         CHECK(c1 == MPI_COMM_NULL, "a rank outside the grid gets MPI_COMM_NULL");
     } else {
         check_grid(c1, 1, d1, p1, "1-D open, one rank short");
@@ -231,14 +218,5 @@ int main(int argc, char **argv)
     MPI_Comm_free(&c3);
     MPI_Comm_free(&c2);
 
-    int total = 0;
-    MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
-    if (wrank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

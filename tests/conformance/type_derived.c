@@ -10,16 +10,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "mpitest.h"
 
-static int errors, rank, size, left, right;
-
-#define CHECK(cond, what)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, what);                         \
-        }                                                                                          \
-    } while (0)
+static int left, right;
 
 enum { NB = 2048, MAXMAP = 640 };
 static int sbuf[NB], rbuf[NB], cbuf[NB], expect[NB];
@@ -33,14 +26,14 @@ static void check_extent(const char *what, MPI_Datatype t, int size_b, long lb, 
     char msg[160];
     MPI_Type_size(t, &sz);
     snprintf(msg, sizeof msg, "%s: size %d, expected %d", what, sz, size_b);
-    CHECK(sz == size_b, msg);
+    CHECK(sz == size_b, "%s", msg);
     MPI_Type_get_extent(t, &a, &b);
     snprintf(msg, sizeof msg, "%s: lb %ld extent %ld, expected %ld %ld", what, (long)a, (long)b, lb, extent);
-    CHECK(a == lb && b == extent, msg);
+    CHECK(a == lb && b == extent, "%s", msg);
     MPI_Type_get_true_extent(t, &a, &b);
     snprintf(msg, sizeof msg, "%s: true lb %ld true extent %ld, expected %ld %ld", what, (long)a, (long)b, tlb,
              textent);
-    CHECK(a == tlb && b == textent, msg);
+    CHECK(a == tlb && b == textent, "%s", msg);
 }
 
 /* Sends count elements of t (whose type map, in ints from the element's
@@ -66,20 +59,20 @@ static void ring_map(const char *what, MPI_Datatype t, int count, int base, cons
     MPI_Sendrecv(sbuf + base, count, t, right, 1, rbuf + base, count, t, left, 1, MPI_COMM_WORLD, &st);
     for (int i = 0; i < NB; i++) bad += rbuf[i] != expect[i];
     snprintf(msg, sizeof msg, "%s: typed receive wrong at %d places", what, bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
     MPI_Get_count(&st, t, &n);
     snprintf(msg, sizeof msg, "%s: MPI_Get_count %d, expected %d", what, n, count);
-    CHECK(n == count, msg);
+    CHECK(n == count, "%s", msg);
     MPI_Get_elements(&st, t, &n);
     snprintf(msg, sizeof msg, "%s: MPI_Get_elements %d, expected %d", what, n, count * nmap);
-    CHECK(n == count * nmap, msg);
+    CHECK(n == count * nmap, "%s", msg);
     /* typed to ints: the type map's order */
     MPI_Sendrecv(sbuf + base, count, t, right, 2, cbuf, count * nmap, MPI_INT, left, 2, MPI_COMM_WORLD, &st);
     bad = 0;
     for (int e = 0; e < count; e++)
         for (int k = 0; k < nmap; k++) bad += cbuf[e * nmap + k] != val(left, base + e * ext + map[k]);
     snprintf(msg, sizeof msg, "%s: received as ints, wrong at %d places", what, bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
     /* ints to typed */
     for (int i = 0; i < NB; i++) rbuf[i] = -1;
     MPI_Sendrecv(sbuf, count * nmap, MPI_INT, right, 3, rbuf + base, count, t, left, 3, MPI_COMM_WORLD, &st);
@@ -89,7 +82,7 @@ static void ring_map(const char *what, MPI_Datatype t, int count, int base, cons
         for (int k = 0; k < nmap; k++) expect[base + e * ext + map[k]] = val(left, e * nmap + k);
     for (int i = 0; i < NB; i++) bad += rbuf[i] != expect[i];
     snprintf(msg, sizeof msg, "%s: sent as ints, received typed, wrong at %d places", what, bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
 }
 
 static int map[MAXMAP];
@@ -353,7 +346,7 @@ static void structs(void)
         for (size_t b = offsetof(struct particle, tag) + 1; b < sizeof(struct particle); b++) gaps += c[b] != 0xab;
     }
     snprintf(msg, sizeof msg, "struct particle: %d wrong fields, %d padding bytes written", bad, gaps);
-    CHECK(bad == 0 && gaps == 0, msg);
+    CHECK(bad == 0 && gaps == 0, "%s", msg);
     int n;
     MPI_Get_elements(&st, t, &n);
     CHECK(n == 20, "struct particle: MPI_Get_elements counts 5 basic elements each");
@@ -372,7 +365,7 @@ static void structs(void)
         CHECK(n == MPI_UNDEFINED, "partial struct: MPI_Get_count is MPI_UNDEFINED");
         MPI_Get_elements(&st, t, &n);
         snprintf(msg, sizeof msg, "partial struct: MPI_Get_elements %d, expected 7", n);
-        CHECK(n == 7, msg);
+        CHECK(n == 7, "%s", msg);
         CHECK(q[0].id == left * 10 && q[1].x[0] == left + 0.25 && q[1].x[1] == left + 0.375,
               "partial struct: the received prefix");
         const unsigned char *c = (const unsigned char *)&q[1].x[2];
@@ -496,9 +489,7 @@ static void predefined(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     right = (rank + 1) % size;
     left = (rank + size - 1) % size;
     predefined();
@@ -508,14 +499,5 @@ int main(int argc, char **argv)
     short_message();
     free_while_pending();
     replace();
-    int total = 0;
-    MPI_Allreduce(&errors, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -8,16 +8,9 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+#include "mpitest.h"
 
-static int errors, rank, size, left, right;
-
-#define CHECK(cond, what)                                                                          \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            errors++;                                                                              \
-            printf("rank %d: FAILED line %d: %s\n", rank, __LINE__, what);                         \
-        }                                                                                          \
-    } while (0)
+static int left, right;
 
 struct item {
     char tag;
@@ -86,12 +79,12 @@ static void unpack_check(const char *what, const char *buf, int len, int r)
     MPI_Unpack(buf, len, &pos, items_out, NI, item_type, MPI_COMM_WORLD);
     MPI_Unpack(buf, len, &pos, cc, 2, MPI_CHAR, MPI_COMM_WORLD);
     snprintf(msg, sizeof msg, "%s: position %d after unpacking, packed %d", what, pos, len);
-    CHECK(pos == len, msg);
+    CHECK(pos == len, "%s", msg);
     CHECK(n == r * 3 + 1, "unpacked int");
     int bad = 0;
     for (int i = 0; i < NV * 3; i++) bad += grid[i] != (i % 3 == 0 ? r * 1000 + i * 0.5 : -1);
     snprintf(msg, sizeof msg, "%s: column wrong at %d places", what, bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
     bad = 0;
     for (int i = 0; i < NI; i++) {
         bad += items_out[i].tag != 'A' + r % 26 || items_out[i].v[0] != r + i || items_out[i].v[1] != -r - i * 0.25 ||
@@ -99,7 +92,7 @@ static void unpack_check(const char *what, const char *buf, int len, int r)
         bad += ((unsigned char *)&items_out[i])[1] != 0x77; /* padding after tag untouched */
     }
     snprintf(msg, sizeof msg, "%s: items wrong at %d places", what, bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
     CHECK(cc[0] == 'x' && cc[1] == 'y', "unpacked chars");
     (void)col;
 }
@@ -140,7 +133,7 @@ static void packed_vs_typed(void)
     int bad = 0;
     for (int i = 0; i < NV; i++) bad += col[i] != left * 1000 + 3 * i * 0.5;
     snprintf(msg, sizeof msg, "packed column received as doubles: %d wrong", bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
 
     MPI_Sendrecv(grid, 1, column, right, 3, recvbuf, BUF, MPI_PACKED, left, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     pos = 0;
@@ -148,7 +141,7 @@ static void packed_vs_typed(void)
     bad = 0;
     for (int i = 0; i < NV; i++) bad += col[i] != left * 1000 + 3 * i * 0.5;
     snprintf(msg, sizeof msg, "column received packed, unpacked as doubles: %d wrong", bad);
-    CHECK(bad == 0, msg);
+    CHECK(bad == 0, "%s", msg);
     CHECK(pos == NV * (int)sizeof(double), "position after unpacking the column");
 }
 
@@ -189,9 +182,7 @@ static void pieces(void)
 
 int main(int argc, char **argv)
 {
-    MPI_Init(&argc, &argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    mt_init(&argc, &argv);
     right = (rank + 1) % size;
     left = (rank + size - 1) % size;
     make_types();
@@ -200,14 +191,5 @@ int main(int argc, char **argv)
     pieces();
     MPI_Type_free(&column);
     MPI_Type_free(&item_type);
-    int total = 0;
-    MPI_Allreduce(&errors, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (total == 0)
-            printf(" No Errors\n");
-        else
-            printf(" Found %d errors\n", total);
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -1,0 +1,52 @@
+/* What every conformance program shares (MPICH's test convention): each
+ * rank counts its failed checks, prints a line for the first few, and at
+ * the end rank 0 prints " No Errors" when the total over all ranks is 0,
+ * else " Found N errors". Plain C: builds with MPICH's mpicc and with
+ * gpumpicc, which turns these globals into per-rank state like the test's
+ * own. */
+#ifndef MPITEST_H
+#define MPITEST_H
+#include <mpi.h>
+#include <stdio.h>
+
+static int errors;     /* this rank's failed checks */
+static int rank, size; /* in MPI_COMM_WORLD, set by mt_init (or by the test itself) */
+
+/* failure lines a rank prints at most: thousands of ranks failing the same
+ * way would otherwise flood the output */
+enum { MT_MAX_PRINTED = 10 };
+
+/* CHECK(cond, printf format, args...): count a failure, and print it while
+ * this rank has printed fewer than MT_MAX_PRINTED */
+#define CHECK(cond, ...)                                                                           \
+    do {                                                                                           \
+        if (!(cond) && ++errors <= MT_MAX_PRINTED) {                                               \
+            printf("rank %d: FAILED line %d: ", rank, __LINE__);                                   \
+            printf(__VA_ARGS__);                                                                   \
+            printf("\n");                                                                          \
+        }                                                                                          \
+    } while (0)
+
+static void mt_init(int *argc, char ***argv)
+{
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+}
+
+/* the final report, then MPI_Finalize; main returns what this returns */
+static int mt_finish(void)
+{
+    int total = 0;
+    MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
+    if (rank == 0) {
+        if (total == 0)
+            printf(" No Errors\n");
+        else
+            printf(" Found %d errors\n", total);
+    }
+    MPI_Finalize();
+    return 0;
+}
+
+#endif
