@@ -7,19 +7,20 @@
 #include "runtime.h"
 #include "gpumpi/shim_string.h"
 
-/* Runs one collective on the tree: every rank puts in `bytes` bytes (count
- * elements of t) and gets back their reduction by op; bytes == 0 is a
- * barrier. The last arriver at a node carries it up; the others wait on
- * that node's release word, so waiters spread over many words rather than
- * all polling one. Releases go back down each carrier's path. */
-GPUMPI_FN static void gp_tree_run(const void *in, void *out, int count, MPI_Datatype t, MPI_Op op, size_t bytes)
+/* Runs one collective on the tree: every rank has put `bytes` bytes (count
+ * elements of t) in its input slot (tr->values, one slot per rank) and finds their
+ * reduction by op in tr->result when this returns (it stays there until
+ * this rank enters the next one); bytes == 0 is a barrier. The last
+ * arriver at a node carries it up; the others wait on that node's release
+ * word, so waiters spread over many words rather than all polling one.
+ * Releases go back down each carrier's path. */
+GPUMPI_FN static void gp_tree_run(int count, MPI_Datatype t, MPI_Op op, size_t bytes)
 {
     gp_tree *tr = &gp_w()->tree;
     uint32_t idx = (uint32_t)gp_thread_rank(), path[GP_TREE_LEVELS];
     int carried = 0, top = 1;
     uint32_t gen = tr->levels ? gp_load_relaxed(&tr->release[idx >> GP_TREE_FANIN_BITS]) : 0;
     char *acc = tr->values + (size_t)idx * GP_TREE_BYTES;
-    if (bytes) gp_memcpy(acc, in, bytes);
     for (int level = 0; level < tr->levels; level++) {
         uint32_t node = idx >> GP_TREE_FANIN_BITS, first = node << GP_TREE_FANIN_BITS;
         uint32_t members = tr->inputs[level] - first < GP_TREE_FANIN ? tr->inputs[level] - first : GP_TREE_FANIN;
@@ -47,13 +48,12 @@ GPUMPI_FN static void gp_tree_run(const void *in, void *out, int count, MPI_Data
     }
     if (top && bytes) gp_memcpy(tr->result, acc, bytes);
     while (carried > 0) gp_store_release(&tr->release[path[--carried]], gen + 1);
-    if (bytes) gp_memcpy(out, tr->result, bytes);
 }
 
 GPUMPI_FN int gp_shm_barrier(MPI_Comm comm)
 {
     if (comm != MPI_COMM_WORLD || !gp_w()->tree.values) return 0;
-    gp_tree_run(0, 0, 0, MPI_BYTE, MPI_OP_NULL, 0);
+    gp_tree_run(0, MPI_BYTE, MPI_OP_NULL, 0);
     return 1;
 }
 
@@ -70,14 +70,10 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
     size_t bytes = (size_t)count * (size_t)gp_type_size(t);
     int esize = gp_type_size(basic);
     if (bytes == 0 || bytes > GP_TREE_BYTES || esize <= 0) return 0;
+    gp_tree *tr = &gp_w()->tree;
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    const void *first;
-    uint64_t packed_in[GP_TREE_BYTES / 8], packed_out[GP_TREE_BYTES / 8];
-    if (gp_type_contiguous(t, count, in, &first))
-        gp_memcpy(packed_in, first, bytes);
-    else
-        gp_type_pack(in, count, t, packed_in);
-    gp_tree_run(packed_in, packed_out, (int)(bytes / (size_t)esize), basic, op, bytes);
-    gp_type_unpack(packed_out, bytes, recvbuf, count, t);
+    gp_type_pack(in, count, t, tr->values + (size_t)gp_thread_rank() * GP_TREE_BYTES); /* this rank's input slot */
+    gp_tree_run((int)(bytes / (size_t)esize), basic, op, bytes);
+    gp_type_unpack(tr->result, bytes, recvbuf, count, t);
     return 1;
 }

@@ -126,7 +126,6 @@ typedef struct gp_rank {
     int posted_tail;
     void *comm_state;   /* this rank's communicators, groups, keyvals, error handlers (comm.cu) */
     void *type_state;   /* this rank's derived datatypes and user ops (datatypes.cu) */
-    uint32_t coll_seq[2]; /* collectives started on MPI_COMM_WORLD and MPI_COMM_SELF (until comm.cu keeps them) */
     void *bsend_buf;    /* MPI_Buffer_attach */
     int bsend_size;
     gp_rank_heap heap;
