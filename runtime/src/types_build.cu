@@ -33,6 +33,33 @@ GPUMPI_FN static gp_tent *gp_tb_push(gp_tbuild *b)
     return &b->e[b->n++];
 }
 
+/* Adds count more copies at off + k * stride to the last step L, which
+ * holds the same block: 1 when they continue its stride, else 0. */
+GPUMPI_FN static int gp_tb_extend(gp_tent *L, MPI_Aint off, MPI_Aint stride, MPI_Aint count)
+{
+    if (L->count == 1 && count == 1) {
+        L->stride = off - L->off;
+        L->count = 2;
+        return 1;
+    }
+    if (L->count > 1 && off == L->off + L->count * L->stride && (count == 1 || stride == L->stride)) {
+        L->count += count;
+        return 1;
+    }
+    return 0;
+}
+
+GPUMPI_FN static void gp_tb_add(gp_tbuild *b, MPI_Aint off, MPI_Aint stride, MPI_Aint count, MPI_Aint len,
+                                const gp_tobj *child)
+{
+    gp_tent *e = gp_tb_push(b);
+    e->off = off;
+    e->stride = stride;
+    e->count = count;
+    e->len = len;
+    e->child = child;
+}
+
 /* count runs of len bytes at off + k * stride */
 GPUMPI_FN static void gp_tb_leaf(gp_tbuild *b, MPI_Aint off, MPI_Aint stride, MPI_Aint count, MPI_Aint len)
 {
@@ -48,24 +75,9 @@ GPUMPI_FN static void gp_tb_leaf(gp_tbuild *b, MPI_Aint off, MPI_Aint stride, MP
             L->len += len; /* continues the last run */
             return;
         }
-        if (!L->child && L->len == len) { /* evenly spaced runs: one strided step */
-            if (L->count == 1 && count == 1) {
-                L->stride = off - L->off;
-                L->count = 2;
-                return;
-            }
-            if (L->count > 1 && off == L->off + L->count * L->stride && (count == 1 || stride == L->stride)) {
-                L->count += count;
-                return;
-            }
-        }
+        if (!L->child && L->len == len && gp_tb_extend(L, off, stride, count)) return; /* evenly spaced runs */
     }
-    gp_tent *e = gp_tb_push(b);
-    e->off = off;
-    e->stride = stride;
-    e->count = count;
-    e->len = len;
-    e->child = 0;
+    gp_tb_add(b, off, stride, count, len, 0);
 }
 
 /* count elements of child at off + k * stride, child not folded in */
@@ -75,24 +87,9 @@ GPUMPI_FN static void gp_tb_nest(gp_tbuild *b, MPI_Aint off, MPI_Aint stride, MP
     if (count == 1) stride = 0;
     if (b->n) {
         gp_tent *L = &b->e[b->n - 1];
-        if (L->child == child) {
-            if (L->count == 1 && count == 1) {
-                L->stride = off - L->off;
-                L->count = 2;
-                return;
-            }
-            if (L->count > 1 && off == L->off + L->count * L->stride && (count == 1 || stride == L->stride)) {
-                L->count += count;
-                return;
-            }
-        }
+        if (L->child == child && gp_tb_extend(L, off, stride, count)) return;
     }
-    gp_tent *e = gp_tb_push(b);
-    e->off = off;
-    e->stride = stride;
-    e->count = count;
-    e->len = child->size;
-    e->child = child;
+    gp_tb_add(b, off, stride, count, child->size, child);
 }
 
 /* A step of a child's program, moved by off. */
