@@ -15,13 +15,16 @@
 extern __constant__ gp_world *gp_world_ptr;
 extern char **environ;
 
-/* With `service`, the last block runs the copy service instead of ranks. */
+/* The last `service` blocks run the copy service instead of ranks. */
 __global__ void gp_rank_kernel(int nranks, int service)
 {
-    if (service && blockIdx.x == gridDim.x - 1) {
-        gp_copy_service((int)(threadIdx.x / 32));
+    int first_service = (int)gridDim.x - service;
+    if ((int)blockIdx.x >= first_service) {
+        gp_copy_service(((int)blockIdx.x - first_service) * (int)(blockDim.x / 32) + (int)(threadIdx.x / 32));
         return;
     }
+    gp_shm_block_init();
+    __syncthreads();
     int rank = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (rank >= nranks) return;
     gp_globals_bases[threadIdx.x] = gp_world_ptr->globals + (size_t)rank * gp_world_ptr->globals_stride;
@@ -174,11 +177,17 @@ int gp_backend_run(gp_options *o, int **codes_out)
     long long max_blocks = 0;
     int rc = check_coresident(o, &p, &max_blocks);
     if (rc) return rc;
-    /* The copy service takes one more block of whole warps, if it fits. */
-    int service = o->block % 32 == 0 && o->grid + 1 <= max_blocks;
-    if (o->verbose)
-        fprintf(stderr, "gpumpi: copy service: %s\n",
-                service ? "one extra block" : "off (no room for one more block of whole warps)");
+    /* The copy service takes extra blocks of whole warps, up to 32 warps,
+     * as many as fit beside the ranks. */
+    long long room = max_blocks - o->grid, want = (1024 + o->block - 1) / o->block;
+    int service = o->block % 32 == 0 ? (int)(room < want ? room : want) : 0;
+    if (o->verbose) {
+        if (service)
+            fprintf(stderr, "gpumpi: copy service: %d extra block%s (%d warps)\n", service, service > 1 ? "s" : "",
+                    service * (o->block / 32));
+        else
+            fprintf(stderr, "gpumpi: copy service: off (no room for one more block of whole warps)\n");
+    }
     CK(cudaDeviceSetLimit(cudaLimitStackSize, o->stack));
 
     int n = o->nranks;
@@ -196,7 +205,7 @@ int gp_backend_run(gp_options *o, int **codes_out)
     hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
     hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
     hw.inbox = (uint64_t *)dev_zalloc(sizeof(uint64_t) * n, "inboxes");
-    gp_tree_layout(&hw.tree, n);
+    gp_tree_layout(&hw.tree, (n + o->block - 1) / o->block); /* one input per block */
     hw.tree.values = (char *)dev_zalloc((size_t)hw.tree.all_inputs * GP_TREE_BYTES, "the collectives tree");
     hw.tree.counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * 2 * ((size_t)hw.tree.nodes + 1), "the collectives tree");
     hw.tree.release = hw.tree.counts ? hw.tree.counts + hw.tree.nodes + 1 : NULL;

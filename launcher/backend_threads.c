@@ -90,7 +90,7 @@ int gp_backend_run(gp_options *o, int **codes_out)
     w->exit_codes = zalloc(sizeof(int) * n);
     w->exited = zalloc(sizeof(uint32_t) * n);
     w->inbox = zalloc(sizeof(uint64_t) * n);
-    gp_tree_layout(&w->tree, n);
+    gp_tree_layout(&w->tree, n); /* a block is one rank here */
     w->tree.values = zalloc((size_t)w->tree.all_inputs * GP_TREE_BYTES);
     w->tree.counts = zalloc(sizeof(uint32_t) * 2 * ((size_t)w->tree.nodes + 1));
     w->tree.release = w->tree.counts + w->tree.nodes + 1;

@@ -2,7 +2,8 @@
  * a block at 40+, but every rank is a single thread. So large copies (a
  * rendezvous message landing in the receiver's buffer) are posted as jobs
  * and carried out by service warps the launcher starts beside the ranks
- * (one extra block, co-resident with them), each warp taking 64 KiB chunks.
+ * (extra blocks, up to 32 warps, co-resident with them), each warp taking
+ * GP_COPY_CHUNK at a time.
  * The rank that posted waits for its chunks; without a service (threads
  * backend, or no room for the extra block) it copies by itself. */
 #include "runtime.h"
@@ -43,7 +44,7 @@ GPUMPI_FN void gp_copy(void *dst, const void *src, size_t n)
     /* publishing the work word hands the job to the service */
     gp_exchange64(&job->work, (gen << (2 * GP_WORK_BITS)) | (chunks << GP_WORK_BITS));
     unsigned spins = 0;
-    while (gp_load_acquire(&job->chunks_done) < chunks) gp_pause(&spins);
+    while (gp_load_acquire(&job->chunks_done) < chunks) gp_pause_upto(&spins, 256);
     gp_store_release(&job->busy, 0);
 }
 
@@ -65,15 +66,33 @@ GPUMPI_FN static int64_t gp_take_chunk(gp_copy_job *j)
     return (int64_t)gp_warp_bcast64((uint64_t)got);
 }
 
+/* A job with chunks left, or -1: the lanes look at the jobs together (one
+ * round of loads, not one after another), starting at a place that
+ * differs from warp to warp. */
+GPUMPI_FN static int gp_find_job(gp_world *w, int warp)
+{
+    int lane = gp_lane_id(), width = gp_warp_width();
+    for (int base = 0; base < GP_COPY_JOBS; base += width) {
+        int i = (warp + base + lane) % GP_COPY_JOBS, open = 0;
+        if (base + lane < GP_COPY_JOBS) {
+            uint64_t wd = gp_load_relaxed64(&w->copy_jobs[i].work);
+            open = (wd & GP_WORK_MASK) < ((wd >> GP_WORK_BITS) & GP_WORK_MASK);
+        }
+        unsigned found = gp_warp_ballot(open);
+        if (found) return (warp + base + gp_lowest_bit(found)) % GP_COPY_JOBS;
+    }
+    return -1;
+}
+
 /* What the service warps run until every rank has returned. */
 extern "C" GPUMPI_FN void gp_copy_service(int warp)
 {
     gp_world *w = gp_w();
     unsigned spins = 0;
     for (;;) {
-        int worked = 0;
-        for (int i = 0; i < GP_COPY_JOBS; i++) {
-            gp_copy_job *j = &w->copy_jobs[(warp + i) % GP_COPY_JOBS];
+        int worked = 0, i = gp_find_job(w, warp);
+        if (i >= 0) {
+            gp_copy_job *j = &w->copy_jobs[i];
             int64_t c;
             while ((c = gp_take_chunk(j)) >= 0) {
                 /* the job cannot be reposted before this chunk is counted */
@@ -90,7 +109,7 @@ extern "C" GPUMPI_FN void gp_copy_service(int warp)
             spins = 0;
         } else {
             if (gp_load_relaxed(&w->ranks_done) >= (uint32_t)w->nranks) return;
-            gp_pause(&spins);
+            gp_pause_upto(&spins, 512);
         }
     }
 }

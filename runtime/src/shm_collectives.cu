@@ -1,66 +1,259 @@
 /* Barrier and small allreduce over MPI_COMM_WORLD through shared memory,
- * not messages: every rank is a thread of one GPU, so a combining tree of
- * arrival counters (fan-in 32) reaches the top in log32(n) atomic steps.
- * 270,000 ranks are four levels.
- * Each node is combined by its last arriver, always in input order, so a
- * floating-point sum is the same from run to run whatever the timing. */
+ * not messages: every rank is a thread of one GPU.
+ *
+ * Two stages. Inside a block, ranks count in with one on-chip atomic per
+ * group of lanes that arrive together, and values are combined by warp
+ * shuffles. Across blocks, one representative per block climbs a combining
+ * tree of arrival counters in global memory (fan-in 32: 8,448 blocks are
+ * three levels); the last arriver at a node carries it up, the others wait
+ * on that node's release word. So global memory sees a few atomics and
+ * polls per block, not per rank.
+ *
+ * Sums are reproducible: every combining step, whatever the timing, pairs
+ * its inputs the same way (gp_pairwise below), inside warps, across the
+ * warps of a block and at every tree node. */
 #include "runtime.h"
+#include "gpumpi/launch.h"
 #include "gpumpi/shim_string.h"
 
-/* Runs one collective on the tree: every rank has put `bytes` bytes (count
- * elements of t) in its input slot (tr->values, one slot per rank) and finds their
- * reduction by op in tr->result when this returns (it stays there until
- * this rank enters the next one); bytes == 0 is a barrier. The last
- * arriver at a node carries it up; the others wait on that node's release
- * word, so waiters spread over many words rather than all polling one.
- * Releases go back down each carrier's path. */
-GPUMPI_FN static void gp_tree_run(int count, MPI_Datatype t, MPI_Op op, size_t bytes)
+#define GP_WORDS (GP_TREE_BYTES / 8)
+
+/* One block's state, in on-chip memory. Generations count the collectives
+ * this block has finished; a waiter watches for gen + 1. */
+typedef struct gp_block_tree {
+    uint32_t count;                  /* ranks of this block inside the current collective */
+    uint32_t arrived;                /* generation: every rank of the block is in */
+    uint32_t parts;                  /* warps that have left their partial value */
+    uint32_t release;                /* generation: the collective is complete */
+    uint64_t part[32][GP_WORDS];     /* each warp's combined value */
+    uint64_t result[GP_WORDS];
+} gp_block_tree;
+
+GPUMPI_BLOCK_VAR gp_block_tree gp_blk;
+
+/* Shared memory starts undefined: the kernel calls this with every thread
+ * of the block before any rank runs. */
+GPUMPI_FN void gp_shm_block_init(void)
+{
+    if (gp_block_thread() == 0) gp_memset(&gp_blk, 0, sizeof gp_blk);
+}
+
+/* The ranks of the calling thread's block: a prefix of it, as the last
+ * block may be partly empty. */
+GPUMPI_FN static uint32_t gp_block_members(void)
+{
+    uint32_t width = (uint32_t)gp_block_width(), first = (uint32_t)gp_block_index() * width;
+    uint32_t n = (uint32_t)gp_w()->nranks - first;
+    return n < width ? n : width;
+}
+
+/* The lanes of the calling thread's warp that are ranks (a prefix). */
+GPUMPI_FN static int gp_warp_members(void)
+{
+    int n = (int)gp_block_members() - gp_block_thread() / 32 * 32;
+    return n < 32 ? n : 32;
+}
+
+GPUMPI_FN static unsigned gp_lanes_mask(int n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1; }
+
+/* Lanes of one warp working as a group: `mask` names them, `me` is this
+ * thread's position, `size` how many there are (lanes 0..size-1 of the
+ * mask's warp, or one thread alone). */
+typedef struct gp_lanes {
+    unsigned mask;
+    int me, size, leader;
+} gp_lanes;
+
+GPUMPI_FN static gp_lanes gp_lanes_alone(void)
+{
+    gp_lanes g = {1u << gp_lane_id(), 0, 1, gp_lane_id()};
+    return g;
+}
+
+/* Waits for *word to reach gen + 1, keeping this rank's receives moving: a
+ * peer that has not arrived yet may be waiting in a synchronous send for
+ * one of them. On-chip words are polled with short sleeps. */
+GPUMPI_FN static void gp_block_wait(uint32_t *word, uint32_t gen)
+{
+    unsigned spins = 0;
+    while (gp_block_load_acquire(word) != gen + 1) {
+        if ((spins & 15) == 15) gp_progress();
+        gp_pause_upto(&spins, 256);
+    }
+}
+
+GPUMPI_FN static void gp_global_wait(uint32_t *word, uint32_t gen)
+{
+    unsigned spins = 0;
+    while (gp_load_acquire(word) != gen + 1) {
+        gp_progress();
+        gp_pause_upto(&spins, 256);
+    }
+}
+
+/* The pairing every combine uses, for n <= 32 inputs at positions 0..n-1:
+ * for off = 16, 8, 4, 2, 1, position j < off takes in position j + off.
+ * This thread holds position g.me in v (words 64-bit words, count elements
+ * of t); lane 0 ends with the result. */
+GPUMPI_FN static void gp_pairwise_lanes(gp_lanes g, int n, uint64_t *v, int words, int count, MPI_Datatype t,
+                                        MPI_Op op)
+{
+    for (int off = 16; off >= 1; off >>= 1) {
+        if (off >= n) continue;
+        uint64_t in[GP_WORDS];
+        for (int k = 0; k < words; k++) in[k] = gp_warp_down64(g.mask, v[k], off);
+        if (g.me < off && g.me + off < n) gp_reduce_apply(op, t, in, v, count);
+    }
+}
+
+/* The same pairing done by one thread, in place on n values stride bytes apart. */
+GPUMPI_FN static void gp_pairwise_alone(char *vals, size_t stride, int n, int count, MPI_Datatype t, MPI_Op op)
+{
+    for (int off = 16; off >= 1; off >>= 1)
+        for (int j = 0; j < off && j + off < n; j++)
+            gp_reduce_apply(op, t, vals + (size_t)(j + off) * stride, vals + (size_t)j * stride, count);
+}
+
+/* Combines the n values at `below` (GP_TREE_BYTES apart) into v of lane 0:
+ * a whole warp loads one each and shuffles; a smaller group's leader does
+ * the same pairing alone. */
+GPUMPI_FN static void gp_combine_children(gp_lanes g, char *below, int n, uint64_t *v, int words, int count,
+                                          MPI_Datatype t, MPI_Op op)
+{
+    if (g.size == 32) {
+        if (g.me < n)
+            for (int k = 0; k < words; k++)
+                v[k] = gp_load_relaxed64((uint64_t *)(below + (size_t)g.me * GP_TREE_BYTES) + k);
+        gp_pairwise_lanes(g, n, v, words, count, t, op);
+    } else if (g.me == 0) {
+        gp_pairwise_alone(below, GP_TREE_BYTES, n, count, t, op);
+        gp_memcpy(v, below, (size_t)words * 8);
+    }
+}
+
+/* Carries this block's value (v, in lane 0 of g) up the global tree and
+ * returns with the result in v of lane 0. gen is the block's generation,
+ * which every tree node's release word also counts. */
+GPUMPI_FN static void gp_tree_climb(gp_lanes g, uint32_t gen, uint64_t *v, int words, int count, MPI_Datatype t,
+                                    MPI_Op op)
 {
     gp_tree *tr = &gp_w()->tree;
-    uint32_t idx = (uint32_t)gp_thread_rank(), path[GP_TREE_LEVELS];
+    uint32_t idx = (uint32_t)gp_block_index(), path[GP_TREE_LEVELS];
     int carried = 0, top = 1;
-    uint32_t gen = tr->levels ? gp_load_relaxed(&tr->release[idx >> GP_TREE_FANIN_BITS]) : 0;
-    char *acc = tr->values + (size_t)idx * GP_TREE_BYTES;
     for (int level = 0; level < tr->levels; level++) {
         uint32_t node = idx >> GP_TREE_FANIN_BITS, first = node << GP_TREE_FANIN_BITS;
         uint32_t members = tr->inputs[level] - first < GP_TREE_FANIN ? tr->inputs[level] - first : GP_TREE_FANIN;
         uint32_t at = tr->node_base[level] + node;
-        if (gp_fetch_add(&tr->counts[at], 1) != members - 1) {
-            unsigned spins = 0; /* someone else carries this node up */
-            while (gp_load_acquire(&tr->release[at]) == gen) {
-                gp_progress(); /* a peer's send may wait for one of our posted receives */
-                gp_pause(&spins);
-            }
+        char *below = tr->values + ((size_t)tr->value_base[level] + first) * GP_TREE_BYTES;
+        uint32_t old = 0;
+        if (g.me == 0) {
+            if (words) gp_memcpy(below + (size_t)(idx - first) * GP_TREE_BYTES, v, (size_t)words * 8);
+            old = gp_fetch_add(&tr->counts[at], 1); /* publishes our value, acquires the others' */
+        }
+        old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
+        if (old != members - 1) { /* someone else carries this node up */
+            gp_global_wait(&tr->release[at], gen);
             top = 0;
             break;
         }
-        tr->counts[at] = 0; /* published by the release steps above us */
-        char *below = tr->values + ((size_t)tr->value_base[level] + first) * GP_TREE_BYTES;
-        char *up = tr->values + ((size_t)tr->value_base[level + 1] + node) * GP_TREE_BYTES;
-        if (bytes) { /* up = v[0] op (v[1] op (... op v[members-1])) */
-            gp_memcpy(up, below + (size_t)(members - 1) * GP_TREE_BYTES, bytes);
-            for (int k = (int)members - 2; k >= 0; k--)
-                gp_reduce_apply(op, t, below + (size_t)k * GP_TREE_BYTES, up, count);
-        }
-        acc = up;
+        if (g.me == 0) tr->counts[at] = 0; /* published by the release steps above us */
+        if (words) gp_combine_children(g, below, (int)members, v, words, count, t, op);
         idx = node;
         path[carried++] = at;
     }
-    if (top && bytes) gp_memcpy(tr->result, acc, bytes);
+    if (g.me != 0) return;
+    if (words) {
+        if (top) gp_memcpy(tr->result, v, (size_t)words * 8);
+        else gp_memcpy(v, tr->result, (size_t)words * 8); /* after the acquire of our release */
+    }
     while (carried > 0) gp_store_release(&tr->release[path[--carried]], gen + 1);
+}
+
+/* Ends the collective for the block: the result (if any) where every rank
+ * of the block reads it, then the release. */
+GPUMPI_FN static void gp_block_publish(uint32_t gen, const uint64_t *v, int words)
+{
+    for (int k = 0; k < words; k++) gp_blk.result[k] = v[k];
+    gp_block_store_release(&gp_blk.release, gen + 1);
+}
+
+/* Every collective here ends with every rank of the world inside it, so the
+ * lanes of a warp can wait for each other on the way out: what follows the
+ * call then runs converged, not lane by lane (at full occupancy that is
+ * the difference between 1 and 32 ranks per instruction). */
+GPUMPI_FN static void gp_shm_barrier_run(void)
+{
+    uint32_t gen = gp_block_load_acquire(&gp_blk.release);
+    if (gp_block_take_ticket(&gp_blk.count) != gp_block_members() - 1) {
+        gp_block_wait(&gp_blk.release, gen);
+    } else {
+        gp_blk.count = 0; /* the last arriver of the block climbs for it */
+        gp_tree_climb(gp_lanes_alone(), gen, 0, 0, 0, MPI_BYTE, MPI_OP_NULL);
+        gp_block_publish(gen, 0, 0);
+    }
+    gp_warp_converge(gp_lanes_mask(gp_warp_members()));
+}
+
+/* Every rank of the block has arrived (so none of them is waiting on
+ * anything outside this call) before any lane waits on another in a
+ * shuffle. Then: warps combine, warp 0 combines the warps and climbs. */
+GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, int words, int count, MPI_Datatype t, MPI_Op op)
+{
+    uint32_t gen = gp_block_load_acquire(&gp_blk.release), members = gp_block_members();
+    if (gp_block_take_ticket(&gp_blk.count) == members - 1) {
+        gp_blk.count = 0;
+        gp_block_store_release(&gp_blk.arrived, gen + 1);
+    } else {
+        gp_block_wait(&gp_blk.arrived, gen);
+    }
+    int thread = gp_block_thread(), lane = thread % 32, warp = thread / 32;
+    int in_warp = gp_warp_members(), warps = ((int)members + 31) / 32;
+    gp_lanes g = {gp_lanes_mask(in_warp), lane, in_warp, 0};
+    if (gp_warp_width() == 1) g = gp_lanes_alone();
+    gp_pairwise_lanes(g, in_warp, v, words, count, t, op);
+    if (lane == 0) {
+        for (int k = 0; k < words; k++) gp_blk.part[warp][k] = v[k];
+        gp_block_fetch_add(&gp_blk.parts, 1);
+    }
+    if (warp != 0) {
+        gp_block_wait(&gp_blk.release, gen);
+    } else {
+        /* The other warps are all here, so nothing outside waits on us. One
+         * lane watches the count: the others could miss it, as it is reset
+         * before the release. */
+        unsigned spins = 0;
+        if (lane == 0)
+            while (gp_block_load_acquire(&gp_blk.parts) != (uint32_t)warps) gp_pause_upto(&spins, 64);
+        gp_warp_converge(g.mask);
+        if (lane < warps)
+            for (int k = 0; k < words; k++) v[k] = gp_blk.part[lane][k];
+        gp_pairwise_lanes(g, warps, v, words, count, t, op);
+        gp_tree_climb(g, gen, v, words, count, t, op);
+        if (lane == 0) {
+            gp_blk.parts = 0;
+            gp_block_publish(gen, v, words);
+        } else {
+            gp_block_wait(&gp_blk.release, gen);
+        }
+    }
+    for (int k = 0; k < words; k++) v[k] = gp_blk.result[k];
+    gp_warp_converge(gp_lanes_mask(in_warp));
 }
 
 GPUMPI_FN int gp_shm_barrier(MPI_Comm comm)
 {
     if (comm != MPI_COMM_WORLD || !gp_w()->tree.values) return 0;
-    gp_tree_run(0, MPI_BYTE, MPI_OP_NULL, 0);
+    gp_shm_barrier_run();
     return 1;
 }
 
 /* Whether a call takes the tree must not depend on how a rank describes
  * its data (the standard lets ranks use different types of the same
  * signature), so it goes by the basic type and the byte count; data of a
- * derived type is packed on the way in and unpacked on the way out. */
+ * derived type is packed on the way in and unpacked on the way out.
+ * Only collectives that synchronise anyway take this path: MPI_Bcast and
+ * MPI_Reduce stay on messages, so that a root (or a leaf) may leave before
+ * the others arrive, as programs written for MPICH expect. */
 GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
                                MPI_Comm comm)
 {
@@ -70,10 +263,10 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
     size_t bytes = (size_t)count * (size_t)gp_type_size(t);
     int esize = gp_type_size(basic);
     if (bytes == 0 || bytes > GP_TREE_BYTES || esize <= 0) return 0;
-    gp_tree *tr = &gp_w()->tree;
+    uint64_t v[GP_WORDS];
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    gp_type_pack(in, count, t, tr->values + (size_t)gp_thread_rank() * GP_TREE_BYTES); /* this rank's input slot */
-    gp_tree_run((int)(bytes / (size_t)esize), basic, op, bytes);
-    gp_type_unpack(tr->result, bytes, recvbuf, count, t);
+    gp_type_pack(in, count, t, v);
+    gp_shm_allreduce_run(v, (int)((bytes + 7) / 8), (int)(bytes / (size_t)esize), basic, op);
+    gp_type_unpack(v, bytes, recvbuf, count, t);
     return 1;
 }

@@ -13,6 +13,10 @@ GPUMPI_FN void gp_rank_run(void);
 /* What the copy service's warps run (numbered 0, 1, ...), until every rank
  * has returned. */
 GPUMPI_FN void gp_copy_service(int warp);
+/* Sets up the block's on-chip state for the collectives over the world;
+ * every thread of a block calls it, then the block synchronises, before
+ * any rank of the block runs. */
+GPUMPI_FN void gp_shm_block_init(void);
 
 #ifdef __cplusplus
 }

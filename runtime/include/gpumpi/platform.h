@@ -135,27 +135,77 @@ static inline void gp_sys_store_release64(uint64_t *p, uint64_t v) { __atomic_st
 __device__ static __forceinline__ int gp_lane_id(void) { return (int)(threadIdx.x & 31); }
 __device__ static __forceinline__ int gp_warp_width(void) { return 32; }
 __device__ static __forceinline__ uint64_t gp_warp_bcast64(uint64_t v) { return __shfl_sync(0xffffffffu, v, 0); }
+__device__ static __forceinline__ unsigned gp_warp_ballot(int p) { return __ballot_sync(0xffffffffu, p); }
+__device__ static __forceinline__ int gp_lowest_bit(unsigned x) { return __ffs(x) - 1; }
 __device__ static __forceinline__ void gp_warp_sync(void) { __syncwarp(); }
 __device__ static __forceinline__ void gp_fence(void) { __threadfence(); }
 #else
 static inline int gp_lane_id(void) { return 0; }
 static inline int gp_warp_width(void) { return 1; }
 static inline uint64_t gp_warp_bcast64(uint64_t v) { return v; }
+static inline unsigned gp_warp_ballot(int p) { return p != 0; }
+static inline int gp_lowest_bit(unsigned x) { return __builtin_ctz(x); }
 static inline void gp_warp_sync(void) {}
 static inline void gp_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
+#endif
+
+/* A block: ranks that share fast on-chip memory (one CUDA thread block).
+ * Collectives over MPI_COMM_WORLD combine inside a block before they touch
+ * global memory. On the threads backend a block is one rank, and its
+ * "on-chip" variables are the thread's own. Lanes of a warp exchange values
+ * with shuffles; `mask` names the lanes taking part (all of them must). */
+#if defined(GPUMPI_CUDA)
+#define GPUMPI_BLOCK_VAR __shared__
+#define GP_BLK_REF(T, p) cuda::atomic_ref<T, cuda::thread_scope_block>(*(p))
+__device__ static __forceinline__ int gp_block_index(void) { return (int)blockIdx.x; }
+__device__ static __forceinline__ int gp_block_width(void) { return (int)blockDim.x; }
+__device__ static __forceinline__ int gp_block_thread(void) { return (int)threadIdx.x; }
+__device__ static __forceinline__ uint32_t gp_block_load_acquire(uint32_t *p) { return GP_BLK_REF(uint32_t, p).load(GP_ACQ); }
+__device__ static __forceinline__ void gp_block_store_release(uint32_t *p, uint32_t v) { GP_BLK_REF(uint32_t, p).store(v, GP_REL); }
+__device__ static __forceinline__ uint32_t gp_block_fetch_add(uint32_t *p, uint32_t v) { return GP_BLK_REF(uint32_t, p).fetch_add(v, GP_ACQREL); }
+/* Adds 1 per calling thread to *count and returns the value this thread
+ * saw; threads of a warp that arrive together add with one atomic. */
+__device__ static __forceinline__ uint32_t gp_block_take_ticket(uint32_t *count)
+{
+    unsigned mask = __activemask(), lane = threadIdx.x & 31;
+    int leader = __ffs(mask) - 1;
+    uint32_t old = 0;
+    if ((int)lane == leader) old = gp_block_fetch_add(count, (uint32_t)__popc(mask));
+    old = __shfl_sync(mask, old, leader);
+    return old + (uint32_t)__popc(mask & ((1u << lane) - 1));
+}
+__device__ static __forceinline__ uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { return __shfl_sync(mask, v, src); }
+__device__ static __forceinline__ uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { return __shfl_down_sync(mask, v, off); }
+/* Brings the lanes of mask back in step, so the code after runs once per
+ * warp, not once per lane. Only where every lane of mask is known to get
+ * here without waiting on anything else. */
+__device__ static __forceinline__ void gp_warp_converge(unsigned mask) { __syncwarp(mask); }
+#else
+#define GPUMPI_BLOCK_VAR __thread
+static inline int gp_block_index(void) { return gp_threads_rank; }
+static inline int gp_block_width(void) { return 1; }
+static inline int gp_block_thread(void) { return 0; }
+static inline uint32_t gp_block_load_acquire(uint32_t *p) { return *p; }
+static inline void gp_block_store_release(uint32_t *p, uint32_t v) { *p = v; }
+static inline uint32_t gp_block_fetch_add(uint32_t *p, uint32_t v) { uint32_t o = *p; *p += v; return o; }
+static inline uint32_t gp_block_take_ticket(uint32_t *count) { return (*count)++; }
+static inline uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { (void)mask; (void)src; return v; }
+static inline uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { (void)mask; (void)off; return v; }
+static inline void gp_warp_converge(unsigned mask) { (void)mask; }
 #endif
 
 /* Back off while waiting for another rank. On the GPU a short sleep frees
  * issue slots for the warps doing work; on the threads backend a waiting rank
  * must give up its core (CI runs 64 ranks on 2 cores). */
-GPUMPI_FN static inline void gp_pause(unsigned *spins)
+GPUMPI_FN static inline void gp_pause_upto(unsigned *spins, unsigned max_ns)
 {
 #if defined(GPUMPI_CUDA)
     /* measured on an H100: sleeping 32 ns between polls costs a flag
      * ping-pong nothing, 2 us costs 1 us */
     unsigned ns = *spins < 8 ? 32u : (*spins < 64 ? 256u : 2000u);
-    __nanosleep(ns);
+    __nanosleep(ns < max_ns ? ns : max_ns);
 #else
+    (void)max_ns;
     if (*spins < 16) {
         sched_yield();
     } else {
@@ -165,6 +215,8 @@ GPUMPI_FN static inline void gp_pause(unsigned *spins)
 #endif
     (*spins)++;
 }
+
+GPUMPI_FN static inline void gp_pause(unsigned *spins) { gp_pause_upto(spins, 2000u); }
 
 /* Nanoseconds on a clock shared by all ranks (the GPU's global timer). */
 GPUMPI_FN static inline uint64_t gp_clock_ns(void)

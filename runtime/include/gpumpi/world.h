@@ -41,7 +41,7 @@ typedef struct gp_heap {
 /* The copy service (copy_service.cu): jobs a rank posts and service warps
  * carry out chunk by chunk. */
 #define GP_COPY_JOBS 64
-#define GP_COPY_CHUNK (64u << 10)
+#define GP_COPY_CHUNK (32u << 10) /* a 1 MiB message is 32 chunks: one for each service warp */
 
 typedef struct gp_copy_job {
     uint32_t busy;        /* a rank holds this job */
@@ -53,8 +53,8 @@ typedef struct gp_copy_job {
 } gp_copy_job;
 
 /* The shared-memory combining tree for collectives over MPI_COMM_WORLD
- * (shm_collectives.cu): level 0 has one input per rank, each node combines
- * up to GP_TREE_FANIN inputs into one input of the level above. */
+ * (shm_collectives.cu): level 0 has one input per block of ranks, each node
+ * combines up to GP_TREE_FANIN inputs into one input of the level above. */
 #define GP_TREE_FANIN_BITS 5
 #define GP_TREE_FANIN (1 << GP_TREE_FANIN_BITS)
 #define GP_TREE_BYTES 64 /* the most data one rank puts in (8 doubles) */
@@ -72,7 +72,7 @@ typedef struct gp_tree {
     uint64_t result[GP_TREE_BYTES / 8];
 } gp_tree;
 
-/* The tree's shape for n ranks (the launcher then allocates its arrays). */
+/* The tree's shape for n blocks (the launcher then allocates its arrays). */
 GPUMPI_HD static inline void gp_tree_layout(gp_tree *t, int n)
 {
     uint32_t in = (uint32_t)n, nodes = 0, inputs = 0;
