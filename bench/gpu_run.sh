@@ -31,7 +31,7 @@ PP_WIDE=${PP_WIDE:-4096}
     echo "CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
     echo "arguments: pingpong $PP_ARGS; collectives $CO_ARGS; msgrate $MR_ARGS"
 } | tee -a "$BENCH_LOG"
-for p in pingpong collectives msgrate; do
+for p in pingpong collectives msgrate p2p_cost; do
     [ -x "$B/$p" ] || { echo "no $B/$p: run sh bench/build_gpu_binaries.sh bench where gpumpicc is, carry $B" | tee -a "$BENCH_LOG"; exit 1; }
 done
 
@@ -40,6 +40,10 @@ done
     # ping-pong: ranks in different blocks, then in one block (one warp)
     bench_run $G 2blocks 90 "$B/pingpong" $PP_ARGS ---gpumpi -v -g 2 -b 1
     bench_run $G 1block 90 "$B/pingpong" $PP_ARGS ---gpumpi -v -g 1 -b 2
+    # large messages with the copy service beside the ranks (blocks of whole warps)
+    bench_run $G 2x128 90 "$B/pingpong" $PP_ARGS 0 255 ---gpumpi -v -g 2 -b 128
+    # what one call costs when nobody waits, beside the half round trip
+    bench_run $G 2blocks 30 "$B/p2p_cost" 200 4 ---gpumpi -v -g 2 -b 1
     # the CPU MPI here, from source
     bench_cpu "${MPICC:-mpicc}" /tmp/gpumpi_bench_cpu 2 16
     # collectives over all ranks

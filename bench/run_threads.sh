@@ -15,13 +15,14 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 bench_init "$DIR" 0
 BIN=$DIR/bin
 mkdir -p "$BIN"
-for p in pingpong collectives msgrate; do
+for p in pingpong collectives msgrate p2p_cost; do
     "$BUILD/bin/gpumpicc" --backend=threads -O2 "$SRC/bench/$p.c" -o "$BIN/$p" || fail "gpumpicc could not build bench/$p.c"
 done
 T=threads
 # shellcheck disable=SC2086
 {
     bench_run $T 2ranks 60 "$BIN/pingpong" $PP_ARGS ---gpumpi -n 2
+    bench_run $T 2ranks 60 "$BIN/p2p_cost" 50 4 ---gpumpi -n 2
     bench_run $T 5ranks 60 "$BIN/pingpong" $PP_ARGS ---gpumpi -n 5
     bench_run $T 4ranks 60 "$BIN/collectives" $CO_ARGS ---gpumpi -n 4
     bench_run $T 64ranks 60 "$BIN/collectives" 20 2 1 2 ---gpumpi -n 64
