@@ -57,7 +57,7 @@ bench_run() {
         st=TIMEOUT
     elif [ $rc -ne 0 ]; then
         st="FAILED($rc)"
-    elif ! grep -qE '^[a-z]+ verified: ' "$out"; then
+    elif ! grep -qE '^[a-z0-9_]+ verified: ' "$out"; then
         st=UNVERIFIED
     else
         st=ok
