@@ -78,7 +78,9 @@ GPUMPI_FN static void gp_block_wait(uint32_t *word, uint32_t gen)
     unsigned spins = 0;
     while (gp_block_load_acquire(word) != gen + 1) {
         if ((spins & 15) == 15) gp_progress();
-        gp_pause_upto(&spins, 256);
+        /* a long wait (ranks still starting, or computing) may wake a
+         * little late, and leaves the SM to them meanwhile */
+        gp_pause_upto(&spins, spins < 1024 ? 256 : 2000);
     }
 }
 
