@@ -27,10 +27,12 @@ GPUMPI_FN static void gp_tree_run(int count, MPI_Datatype t, MPI_Op op, size_t b
         uint32_t at = tr->node_base[level] + node;
         if (gp_fetch_add(&tr->counts[at], 1) != members - 1) {
             unsigned spins = 0; /* someone else carries this node up */
+            gp_block_enter(bytes ? "MPI_Allreduce" : "MPI_Barrier", MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
             while (gp_load_acquire(&tr->release[at]) == gen) {
                 gp_progress(); /* a peer's send may wait for one of our posted receives */
-                gp_pause(&spins);
+                gp_block_wait(&spins);
             }
+            gp_block_leave();
             top = 0;
             break;
         }
