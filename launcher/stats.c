@@ -21,7 +21,7 @@ static double field(const gp_rank_stats *s, int k)
 void gp_stats_report(const gp_rank_stats *st, int n)
 {
     static const char *const names[] = {"messages sent", "messages received", "bytes sent", "bytes received",
-                                        "MPI calls that waited", "seconds waiting in MPI"};
+                                        "blocking MPI calls", "seconds in blocking MPI"};
     fprintf(stderr, "gpumpi stats: %d ranks (messages include those of collectives; barriers and small\n"
                     "gpumpi stats: allreduces on MPI_COMM_WORLD go through shared memory, not messages)\n", n);
     fprintf(stderr, "gpumpi stats: %-24s %14s %14s %14s %8s\n", "", "min", "mean", "max", "max at");
@@ -63,7 +63,7 @@ void gp_stats_report(const gp_rank_stats *st, int n)
                 (unsigned long long)st[top[i]].sent, (unsigned long long)st[top[i]].recvd, i + 1 < ntop ? ";" : "\n");
     if (n <= 16)
         for (int r = 0; r < n; r++)
-            fprintf(stderr, "gpumpi stats: rank %d: sent %llu (%llu bytes), received %llu (%llu bytes), %llu waits, %.6f s\n", r,
+            fprintf(stderr, "gpumpi stats: rank %d: sent %llu (%llu bytes), received %llu (%llu bytes), %llu blocking calls, %.6f s in them\n", r,
                     (unsigned long long)st[r].sent, (unsigned long long)st[r].bytes_sent,
                     (unsigned long long)st[r].recvd, (unsigned long long)st[r].bytes_recvd,
                     (unsigned long long)st[r].calls, 1e-9 * (double)st[r].wait_ns);

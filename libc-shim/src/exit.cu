@@ -70,7 +70,7 @@ GPUMPI_FN void gp_abort(void)
 GPUMPI_FN void gp_assert_fail(const char *expr, const char *file, int line, const char *func)
 {
     gp_stdio_flush_rank();
-    if (func && !gp_strcmp(func, "__gpumpi_main")) func = "main"; /* the converter's name for main */
+    if (func && (!gp_strcmp(func, "__gpumpi_user_main") || !gp_strcmp(func, "__gpumpi_main"))) func = "main"; /* the converter renames main */
     char msg[GP_HOST_CELL_BYTES];
     int n = gp_snprintf(msg, sizeof msg, "rank %d: %s:%d: %s: Assertion `%s' failed.\n", gp_thread_rank(), file, line,
                         func ? func : "?", expr);

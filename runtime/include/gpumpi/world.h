@@ -164,8 +164,8 @@ typedef struct gp_block_rec {
 typedef struct gp_rank_stats {
     uint64_t sent, recvd;             /* messages */
     uint64_t bytes_sent, bytes_recvd;
-    uint64_t wait_ns;                 /* time blocked inside MPI calls */
-    uint64_t calls;                   /* blocking MPI calls that waited */
+    uint64_t wait_ns;                 /* time inside blocking MPI calls (send, receive, wait, collectives) */
+    uint64_t calls;                   /* blocking MPI calls */
 } gp_rank_stats;
 
 enum gp_host_op {
