@@ -15,6 +15,7 @@
 #include "response_file.h"
 #include "gpumpi_config.h"
 #include "locations.h"
+#include "stack_size.h"
 
 typedef enum { BACKEND_CUDA, BACKEND_THREADS } backend;
 
@@ -299,6 +300,8 @@ static int link_program(const job *j, const gp_cmd *objects, const gp_link_names
         gp_cmd_add(&ld, GPUMPI_NVCC);
         gp_cmd_add(&ld, "-rdc=true");
         gp_cmd_addf(&ld, "-arch=sm_%s", GPUMPI_CUDA_ARCH);
+        gp_cmd_add(&ld, "-Xnvlink"); /* the rank kernel's stack need (stack_size.c) */
+        gp_cmd_add(&ld, "-v");
     } else {
         gp_cmd_add(&ld, GPUMPI_HOST_CXX);
     }
@@ -316,7 +319,11 @@ static int link_program(const job *j, const gp_cmd *objects, const gp_link_names
         char log[4200];
         snprintf(log, sizeof log, "%s/link.log", tmpdir);
         rc = gp_cmd_run(&ld, log);
-        if (rc == 0 || gp_explain_link_errors(log, names) == 0 || j->verbose) copy_to_stderr(log);
+        if (rc == 0 && j->be == BACKEND_CUDA) rc = gp_embed_stack_size(log, j->output ? j->output : "a.out", j->verbose);
+        if (j->verbose)
+            copy_to_stderr(log);
+        else if (rc == 0 || gp_explain_link_errors(log, names) == 0)
+            gp_copy_link_log(log); /* nvlink's information lines are for -v */
     }
     gp_cmd_free(&ld);
     return rc;

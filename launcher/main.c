@@ -24,22 +24,32 @@ size_t gp_argv_pack(int argc, char **argv, char *blob, uintptr_t base)
 }
 
 /* The stack a rank needs, as gpumpicc measured it when it linked the
- * program (the deepest call chain's frames, from nvcc's resource usage),
- * with room for the runtime; the default when the build had no figure. A
- * program built without it links this weak definition. */
+ * program: nvlink's figure for the rank kernel (its deepest call chain),
+ * which gpumpicc writes into this text in the linked file:
+ * "GPUMPI-BUILD-STACK:" then the bytes, then " r" when the figure is only a
+ * floor (recursion or calls through pointers). Volatile, so the compiler
+ * never folds the text it starts with. */
 #define GP_DEFAULT_STACK (16u << 10)
-__attribute__((weak)) unsigned long long gpumpi_build_stack_bytes = 0; /* not const: never folded */
-__attribute__((weak)) int gpumpi_build_stack_recursive = 0;
+volatile char gpumpi_build_stack_info[64] = "GPUMPI-BUILD-STACK:none";
 
 size_t gp_build_stack_bytes(int verbose)
 {
-    size_t need = (size_t)gpumpi_build_stack_bytes;
-    size_t s = need ? need + 4096 : GP_DEFAULT_STACK; /* 4 KiB for what the figure cannot see (printf's buffers are in it) */
-    if (gpumpi_build_stack_recursive && s < GP_DEFAULT_STACK) s = GP_DEFAULT_STACK;
+    char info[sizeof gpumpi_build_stack_info];
+    for (size_t i = 0; i < sizeof info; i++) info[i] = gpumpi_build_stack_info[i];
+    info[sizeof info - 1] = 0;
+    const char *v = info + strlen("GPUMPI-BUILD-STACK:");
+    char *end;
+    unsigned long long need = strtoull(v, &end, 10);
+    int measured = end != v, floor_only = measured && strchr(end, 'r') != NULL;
+    /* what the figure cannot see gets some room; a floor gets the default at least */
+    size_t s = measured ? (size_t)need + 1024 : GP_DEFAULT_STACK;
+    if (floor_only && s < GP_DEFAULT_STACK) s = GP_DEFAULT_STACK;
     if (verbose)
-        fprintf(stderr, "gpumpi: stack per rank %zu bytes (%s%s)\n", s,
-                need ? "measured at build time" : "default: no build-time figure",
-                gpumpi_build_stack_recursive ? "; the program recurses, so the figure is a floor: use --stack" : "");
+        fprintf(stderr, "gpumpi: stack per rank %zu bytes (%s)\n", s,
+                !measured ? "the default: the build measured nothing"
+                : floor_only ? "the default: the build could not bound the stack (recursion or calls through "
+                               "pointers); use --stack if ranks overflow it"
+                             : "measured when the program was linked, plus 1 KiB");
     return s;
 }
 

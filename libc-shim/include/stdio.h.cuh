@@ -48,4 +48,5 @@
 #define rename gp_rename
 #define tmpfile gp_tmpfile
 #define fileno gp_fileno
+#define fscanf fscanf_is_not_provided_by_gpumpi_yet
 #endif
