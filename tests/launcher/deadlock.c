@@ -24,7 +24,7 @@ int main(int argc, char **argv)
         else
             MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
-        double secs = argc > 2 ? atof(argv[2]) : 3.0;
+        double secs = argc > 2 ? atoi(argv[2]) : 3; /* whole seconds */
         if (rank == 0) {
             double t0 = MPI_Wtime(), x = 1.0;
             while (MPI_Wtime() - t0 < secs) x = x * 1.0000001 + 1e-9; /* computing, not in MPI */

@@ -1,7 +1,8 @@
 #!/bin/sh
-# Launcher tests on the threads backend: options, every way a job ends, the
-# deadlock watchdog, file I/O, clocks and environment, output integrity and
-# throughput, --stats, gpumpirun.
+# Launcher tests: options, every way a job ends, the deadlock watchdog, file
+# I/O, clocks and environment, output integrity and throughput, --stats,
+# gpumpirun. On the threads backend (CTest); on a GPU machine the same with
+# GPUMPI_LAUNCHER_BACKEND=cuda, plus the case gpu_scale.
 #   run.sh BUILD_DIR SOURCE_DIR CASE
 BUILD=$1 SRC=$2 CASE=$3
 . "$SRC/tests/e2e/checks.sh"
@@ -17,7 +18,14 @@ run() {
     [ $STATUS -eq 137 ] && fail "$* was killed after ${GPUMPI_TEST_TIMEOUT:-120} s (hang?); stderr: $(head -c 2000 "$ERR_TXT")"
     return 0
 }
-build() { "$BUILD/bin/gpumpicc" --backend=threads -O1 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c"; }
+BACKEND=${GPUMPI_LAUNCHER_BACKEND:-threads}
+build() {
+    if [ "$BACKEND" = cuda ]; then
+        "$BUILD/bin/gpumpicc" -O2 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c for the GPU"
+    else
+        "$BUILD/bin/gpumpicc" --backend=threads -O1 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c"
+    fi
+}
 
 # status_is WHAT WANT: the last run's status
 status_is() { [ "$STATUS" -eq "$2" ] || fail "$1: status $STATUS, expected $2; stderr: $(head -c 3000 "$ERR_TXT"); stdout: $(head -c 1000 "$OUT_TXT")"; }
@@ -80,7 +88,12 @@ endings)
     err_has mpi_abort "rank 3: MPI_Abort called with error code 7"
     run "$W/endings" segv ---gpumpi -n 4
     status_is "a fault" 139
-    err_has segv "gpumpi: rank 1: segmentation fault (signal 11)"
+    if [ "$BACKEND" = cuda ]; then
+        err_has segv "gpumpi: the GPU stopped the ranks: "
+        err_has segv "cudaErrorIllegalAddress"
+    else
+        err_has segv "gpumpi: rank 1: segmentation fault (signal 11)"
+    fi
     run "$W/endings" atexit ---gpumpi -n 3
     status_is atexit 0
     for r in 0 1 2; do
@@ -133,7 +146,12 @@ files)
         out_has "file_io at $n ranks" " No Errors"
         [ -z "$(ls "$W/g$n")" ] || fail "file_io left files behind: $(ls "$W/g$n")"
     done
-    note "files: round trips (own file, shared file, tmpfile, rename, remove): No Errors under MPICH (1, 3, 4) and gpumpi (1, 2, 7, 64)" ;;
+    note "files: round trips (own file, shared file, tmpfile, rename, remove): No Errors under MPICH (1, 3, 4) and gpumpi (1, 2, 7, 64)"
+    build hostcall_rt
+    run "$W/hostcall_rt" 2000 ---gpumpi -n 16
+    status_is hostcall_rt 0
+    out_has hostcall_rt "hostcall_rt: answers right"
+    note "threads backend: $(cat "$ERR_TXT")" ;;
 clocks)
     build clocks_env
     for n in 1 7 64; do
@@ -189,5 +207,27 @@ gpumpirun)
     run "$BUILD/bin/gpumpirun" --bogus "$W/lines"
     status_is "gpumpirun --bogus" 2
     note "gpumpirun: -np, -n, --tag-output, --timeout, --stats passed on; unknown options refused" ;;
+gpu_scale)
+    # on a GPU: every resident rank prints one line; the occupancy refusal
+    # fires one block past the limit, with the numbers
+    [ "$BACKEND" = cuda ] || fail "gpu_scale needs GPUMPI_LAUNCHER_BACKEND=cuda (and a GPU)"
+    build lines
+    max=$(largest_resident "$W/lines")
+    [ -n "$max" ] || fail "no refusal message for a shape far too big"
+    start=$(date +%s.%N)
+    run "$W/lines" 1 ---gpumpi -n "$max"
+    end=$(date +%s.%N)
+    status_is "$max ranks printing a line each" 0
+    [ "$(grep -c "^rank [0-9]* line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq "$max" ] ||
+        fail "$max ranks: $(wc -l <"$OUT_TXT") lines"
+    [ "$(cut -d' ' -f2 "$OUT_TXT" | sort -n | uniq | wc -l)" -eq "$max" ] || fail "$max ranks: a rank's line is missing"
+    note "gpu_scale: $max ranks printed a line each in $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }') s (launch included); $(cat "$ERR_TXT")"
+    blocks=$((max / 128))
+    run "$W/lines" 1 ---gpumpi -g $((blocks + 1)) -b 128
+    status_is "one block past the limit" 2
+    err_has "one block past" "Use at most $max ranks."
+    run "$W/lines" 1 ---gpumpi -g $blocks -b 128
+    status_is "exactly the limit" 0
+    note "gpu_scale: $blocks blocks of 128 run, $((blocks + 1)) are refused with the numbers" ;;
 *) fail "unknown case $CASE" ;;
 esac
