@@ -228,7 +228,17 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     if (o->verbose)
         fprintf(stderr, "gpumpi: copy service: %s\n",
                 service ? "one extra block" : "off (no room for one more block of whole warps)");
-    CK(cudaDeviceSetLimit(cudaLimitStackSize, o->stack));
+    cudaError_t se = cudaDeviceSetLimit(cudaLimitStackSize, o->stack);
+    if (se != cudaSuccess) {
+        /* the GPU reserves the stack for every thread it can hold, not only ours */
+        double gib = (double)o->stack * p.maxThreadsPerMultiProcessor * p.multiProcessorCount / (1 << 30);
+        fprintf(stderr,
+                "gpumpi: cannot reserve %zu bytes of stack per rank (--stack): the GPU sets it aside for all %d x %d "
+                "threads it can hold, %.1f GiB: %s\n",
+                o->stack, p.multiProcessorCount, p.maxThreadsPerMultiProcessor, gib, cudaGetErrorString(se));
+        return 2;
+    }
+    if (o->verbose) fprintf(stderr, "gpumpi: stack per rank %zu bytes\n", o->stack);
 
     int n = o->nranks;
     gp_world hw;
