@@ -31,8 +31,10 @@ static void fault(int sig)
     char msg[160];
     const char *what = sig == SIGSEGV ? "segmentation fault" : sig == SIGBUS ? "bus error"
                        : sig == SIGFPE ? "arithmetic exception" : sig == SIGILL ? "illegal instruction" : "fault";
-    int n = snprintf(msg, sizeof msg, "gpumpi: rank %d: %s (signal %d); the job ends with status %d\n",
-                     gp_threads_rank, what, sig, 128 + sig);
+    int n = gp_threads_rank >= 0
+                ? snprintf(msg, sizeof msg, "gpumpi: rank %d: %s (signal %d); the job ends with status %d\n",
+                           gp_threads_rank, what, sig, 128 + sig)
+                : snprintf(msg, sizeof msg, "gpumpi: the launcher: %s (signal %d)\n", what, sig);
     if (write(2, msg, (size_t)n) < 0) {
     }
     _exit(128 + sig);
@@ -139,6 +141,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     w->t0_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     w->monotonic0_ns = w->t0_ns; /* the ranks' clock is this one */
     w->realtime0_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
+    gp_threads_rank = -1; /* this thread is the launcher's, not a rank */
     catch_faults();
     setup_globals(w);
     gp_world_ptr = w;
