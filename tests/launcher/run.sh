@@ -152,6 +152,14 @@ files)
     status_is hostcall_rt 0
     out_has hostcall_rt "hostcall_rt: answers right"
     note "threads backend: $(cat "$ERR_TXT")" ;;
+stdin)
+    build stdin_read
+    seq 1 5000 >"$W/numbers"
+    run sh -c "\"\$0\" ---gpumpi -n 8 <\"\$1\"" "$W/stdin_read" "$W/numbers"
+    status_is stdin 0
+    out_has stdin "stdin: 5000 lines, sum 12502500, then end of file"
+    out_has stdin "stdin: other ranks saw end of file"
+    note "stdin: rank 0 read 5000 lines; the other ranks saw end of file" ;;
 clocks)
     build clocks_env
     for n in 1 7 64; do
@@ -206,7 +214,11 @@ gpumpirun)
     err_has "gpumpirun --stats" "gpumpi stats: 2 ranks"
     run "$BUILD/bin/gpumpirun" --bogus "$W/lines"
     status_is "gpumpirun --bogus" 2
-    note "gpumpirun: -np, -n, --tag-output, --timeout, --stats passed on; unknown options refused" ;;
+    build clocks_env
+    run "$BUILD/bin/gpumpirun" -np 3 -x "GPUMPI_TEST_VALUE=alpha=beta gamma" --bind-to core "$W/clocks_env"
+    status_is "gpumpirun -x" 0
+    out_has "gpumpirun -x" " No Errors"
+    note "gpumpirun: -np, -n, --tag-output, --timeout, --stats passed on; -x exports; placement options ignored; unknown options refused" ;;
 gpu_scale)
     # on a GPU: every resident rank prints one line; the occupancy refusal
     # fires one block past the limit, with the numbers
