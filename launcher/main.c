@@ -24,12 +24,14 @@ size_t gp_argv_pack(int argc, char **argv, char *blob, uintptr_t base)
 }
 
 /* The stack a rank needs, as gpumpicc measured it when it linked the
- * program: nvlink's figure for the rank kernel (its deepest call chain),
- * which gpumpicc writes into this text in the linked file:
- * "GPUMPI-BUILD-STACK:" then the bytes, then " r" when the figure is only a
- * floor (recursion or calls through pointers). Volatile, so the compiler
- * never folds the text it starts with. */
+ * program: the deepest chain of the program's own stack frames from the
+ * rank kernel (driver/stack_size.c), which gpumpicc writes into this text in
+ * the linked file: "GPUMPI-BUILD-STACK:" then the bytes, then " r" when the
+ * program recurses (the figure is then a floor). The runtime's own frames
+ * are not in it: they get GP_RUNTIME_STACK. Volatile, so the compiler never
+ * folds the text it starts with. */
 #define GP_DEFAULT_STACK (16u << 10)
+#define GP_RUNTIME_STACK (8u << 10)
 volatile char gpumpi_build_stack_info[64] = "GPUMPI-BUILD-STACK:none";
 
 size_t gp_build_stack_bytes(int verbose)
@@ -41,15 +43,18 @@ size_t gp_build_stack_bytes(int verbose)
     char *end;
     unsigned long long need = strtoull(v, &end, 10);
     int measured = end != v, floor_only = measured && strchr(end, 'r') != NULL;
-    /* what the figure cannot see gets some room; a floor gets the default at least */
-    size_t s = measured ? (size_t)need + 1024 : GP_DEFAULT_STACK;
-    if (floor_only && s < GP_DEFAULT_STACK) s = GP_DEFAULT_STACK;
-    if (verbose)
-        fprintf(stderr, "gpumpi: stack per rank %zu bytes (%s)\n", s,
-                !measured ? "the default: the build measured nothing"
-                : floor_only ? "the default: the build could not bound the stack (recursion or calls through "
-                               "pointers); use --stack if ranks overflow it"
-                             : "measured when the program was linked, plus 1 KiB");
+    /* never below the default: the figure only raises it (a large local array in main) */
+    size_t s = measured ? (size_t)need + GP_RUNTIME_STACK : GP_DEFAULT_STACK;
+    if (s < GP_DEFAULT_STACK) s = GP_DEFAULT_STACK;
+    if (verbose) {
+        if (measured)
+            fprintf(stderr, "gpumpi: stack per rank %zu bytes (the program's deepest chain of frames: %llu bytes, "
+                    "measured when it was linked, plus %u for the runtime; at least %u)%s\n",
+                    s, need, GP_RUNTIME_STACK, GP_DEFAULT_STACK,
+                    floor_only ? "; the program recurses: use --stack if ranks overflow" : "");
+        else
+            fprintf(stderr, "gpumpi: stack per rank %zu bytes (the default: the build measured nothing)\n", s);
+    }
     return s;
 }
 

@@ -219,6 +219,29 @@ gpumpirun)
     status_is "gpumpirun -x" 0
     out_has "gpumpirun -x" " No Errors"
     note "gpumpirun: -np, -n, --tag-output, --timeout, --stats passed on; -x exports; placement options ignored; unknown options refused" ;;
+stack)
+    # the GPU build measures the stack (no GPU needed); the threads backend
+    # has no figure and says so
+    build stack_need
+    run "$W/stack_need" ---gpumpi -n 2 -v
+    status_is "stack_need (threads)" 0
+    if [ "$BACKEND" != cuda ]; then
+        err_has "stack -v" "stack per rank 16384 bytes (the default: the build measured nothing)"
+        if grep -q '^#define GPUMPI_NVCC ""' "$BUILD/driver/gpumpi_config.h"; then
+            echo "skipped: gpumpi was configured without the CUDA toolkit"
+            exit 77
+        fi
+        "$BUILD/bin/gpumpicc" -O2 "$T/stack_need.c" -o "$W/stack_gpu" 2>"$W/gpu.err" || fail "GPU build: $(cat "$W/gpu.err")"
+        [ -s "$W/gpu.err" ] && fail "the GPU build printed: $(cat "$W/gpu.err")"
+        info=$(strings "$W/stack_gpu" | grep "^GPUMPI-BUILD-STACK:")
+        bytes=$(echo "$info" | sed 's/^GPUMPI-BUILD-STACK:\([0-9]*\).*/\1/')
+        [ -n "$bytes" ] && [ "$bytes" -ge 40000 ] && [ "$bytes" -lt 60000 ] || fail "recorded stack: $info"
+        case $info in *" r") ;; *) fail "recursion not flagged: $info" ;; esac
+        note "stack: the GPU build records $bytes bytes for main's 40,000-byte array, recursion flagged; threads: the default"
+    else
+        err_has "stack -v" "the program's deepest chain of frames"
+        note "stack: $(grep "stack per rank" "$ERR_TXT")"
+    fi ;;
 gpu_scale)
     # on a GPU: every resident rank prints one line; the occupancy refusal
     # fires one block past the limit, with the numbers
