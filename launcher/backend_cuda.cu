@@ -311,6 +311,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid + service), dim3(o->block), args,
                                    rank_smem(o->block), s));
     cudaError_t st;
+    gp_host_service_low_latency();
     while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) {
         int found = gp_host_service_poll();
         gp_watchdog_check();

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 static gp_host_cell *cells;
+static int eager_polls; /* polls left before sleeping (set after an answer) */
 static uint64_t next_ticket;
 static long idle_ns;
 static int tagging, nranks_served;
@@ -90,7 +91,6 @@ void gp_host_service_init(gp_host_cell *c, int nranks, int tag_output)
     nranks_served = nranks;
     if (tagging) mid_line = calloc((size_t)nranks, 1);
     for (int fd = 1; fd <= 2; fd++) out[fd].buf = malloc(OUT_BUF);
-    prctl(PR_SET_TIMERSLACK, 1000UL); /* sleep 2 us when asked, not Linux's default 50 us more */
     gp_host_files_init();
 }
 
@@ -152,6 +152,7 @@ static int serve_call(uint64_t t)
     req[len] = 0;
     gp_host_service_flush(); /* the program's output so far comes before what a file call does */
     gp_host_files_serve(cs, k, req, len);
+    eager_polls = 100; /* the caller may well call again at once */
     __atomic_store_n(&first->seq, t + 2, __ATOMIC_RELEASE); /* answered: the caller frees the cells */
     return k;
 }
@@ -197,20 +198,31 @@ void gp_end_job(int status, const char *reason)
     _exit(status);
 }
 
-/* Right after serving, the next call is likely close behind (a rank
- * reading a file waits for each answer): poll on, giving the processor to
- * anyone who needs it, for a short while; then sleep longer and longer, up
- * to 1 ms, so an idle launcher costs nothing. */
+static int low_latency;
+
+void gp_host_service_low_latency(void)
+{
+    /* this thread then sleeps 2 us when asked, not Linux's default 50 us
+     * more (threads it starts would inherit it) */
+    prctl(PR_SET_TIMERSLACK, 1000UL);
+    low_latency = 1;
+}
+
+/* Right after an answer the caller's next call is likely close behind (a
+ * rank reading a file waits for each one): poll on for a short while,
+ * giving the processor to anyone who needs it; then sleep longer and
+ * longer, up to 1 ms, so an idle launcher costs nothing. On the threads
+ * backend the service shares the cores with the rank threads, so it polls
+ * on only after request/reply calls; on the GPU backend after any call. */
 void gp_host_service_idle(int found)
 {
-    static int yields;
     if (found) {
         idle_ns = 0;
-        yields = 0;
+        if (low_latency) eager_polls = 200;
         return;
     }
-    if (yields < 200) {
-        yields++;
+    if (eager_polls > 0) {
+        eager_polls--;
         sched_yield();
         return;
     }

@@ -16,6 +16,10 @@ void gp_host_service_init(gp_host_cell *cells, int nranks, int tag_output);
 /* Serve every call that is ready, in ticket order. Returns how many. */
 int gp_host_service_poll(void);
 
+/* The GPU backend: no rank threads share the host's cores, so the service
+ * may poll eagerly and sleep precisely. */
+void gp_host_service_low_latency(void);
+
 /* Sleep a little when a poll found nothing (grows to ~1 ms when idle). */
 void gp_host_service_idle(int found);
 

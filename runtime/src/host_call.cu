@@ -7,6 +7,29 @@
 #include "runtime.h"
 #include "gpumpi/shim_string.h"
 
+/* Roughly how long the host takes to serve one lap of the ring. */
+#define GP_HOST_LAP_NS 100000u
+
+/* Waits until cell c is free for ticket t. When thousands of ranks print at
+ * once most tickets are laps ahead of the host; a rank that far back polls
+ * the host's memory (a trip over PCIe on a GPU) only about once per lap
+ * still ahead of it, not every few microseconds. */
+GPUMPI_FN static void gp_wait_cell(gp_host_cell *c, uint64_t t)
+{
+    unsigned spins = 0;
+    for (;;) {
+        uint64_t s = gp_sys_load_acquire64(&c->seq);
+        if (s == t) return;
+        uint64_t laps = (t - s) / GP_HOST_CELLS;
+        if (laps) {
+            uint64_t until = gp_clock_ns() + laps * GP_HOST_LAP_NS;
+            while (gp_clock_ns() < until) gp_pause(&spins);
+        } else {
+            gp_pause(&spins);
+        }
+    }
+}
+
 /* Takes `ncells` consecutive cells and fills them with len bytes of data
  * (ncells >= the cells the data needs). Returns the first ticket. */
 GPUMPI_FN static uint64_t gp_host_post(int op, int64_t arg, int64_t arg2, const void *data, size_t len, size_t ncells,
@@ -17,8 +40,7 @@ GPUMPI_FN static uint64_t gp_host_post(int op, int64_t arg, int64_t arg2, const 
     const char *p = (const char *)data;
     for (size_t i = 0; i < ncells; i++, t++) {
         gp_host_cell *c = &w->host_cells[t % GP_HOST_CELLS];
-        unsigned spins = 0;
-        while (gp_sys_load_acquire64(&c->seq) != t) gp_pause(&spins);
+        gp_wait_cell(c, t);
         size_t n = len > GP_HOST_CELL_BYTES ? GP_HOST_CELL_BYTES : len;
         c->rank = gp_thread_rank();
         c->op = (int16_t)op;
