@@ -15,6 +15,7 @@
 #include "response_file.h"
 #include "gpumpi_config.h"
 #include "locations.h"
+#include "stack_size.h"
 
 typedef enum { BACKEND_CUDA, BACKEND_THREADS } backend;
 
@@ -185,6 +186,7 @@ static int compile_step(const job *j, const gp_cmd *c, const char *errors)
     char line[8192];
     int dynamic_init = 0;
     while (f && fgets(line, sizeof line, f)) {
+        if (gp_is_build_info_line(line) && !j->verbose) continue; /* ptxas -v's frames: for stack_size.c */
         fputs(line, stderr);
         if (strstr(line, "dynamic initialization is not supported for a __device__ variable")) dynamic_init = 1;
     }
@@ -254,6 +256,8 @@ static int convert_and_compile(const job *j, const char *src, const char *cu, co
         gp_cmd_add(&cc, "-rdc=true");
         gp_cmd_addf(&cc, "-arch=sm_%s", GPUMPI_CUDA_ARCH); /* sm_XX machine code plus compute_XX PTX */
         gp_cmd_addf(&cc, "-maxrregcount=%s", GPUMPI_CUDA_MAXRREG); /* as the runtime: full occupancy */
+        gp_cmd_add(&cc, "-Xptxas"); /* each function's stack frame, kept in the object (stack_size.c) */
+        gp_cmd_add(&cc, "-v");
     } else {
         gp_cmd_add(&cc, GPUMPI_HOST_CXX);
         gp_cmd_add(&cc, "-x");
@@ -276,6 +280,13 @@ static int convert_and_compile(const job *j, const char *src, const char *cu, co
     char *errors = malloc(n);
     snprintf(errors, n, "%s.err", cu);
     rc = compile_step(j, &cc, errors);
+    if (rc == 0 && !j->show && j->be == BACKEND_CUDA) {
+        char dir[4200];
+        snprintf(dir, sizeof dir, "%s", cu);
+        char *slash = strrchr(dir, '/');
+        if (slash) *slash = 0;
+        gp_store_frames(errors, obj, slash ? dir : ".");
+    }
     free(errors);
 out:
     gp_cmd_free(&conv);
@@ -299,6 +310,8 @@ static int link_program(const job *j, const gp_cmd *objects, const gp_link_names
         gp_cmd_add(&ld, GPUMPI_NVCC);
         gp_cmd_add(&ld, "-rdc=true");
         gp_cmd_addf(&ld, "-arch=sm_%s", GPUMPI_CUDA_ARCH);
+        gp_cmd_add(&ld, "-Xnvlink"); /* the call graph, for the rank kernel's stack need (stack_size.c) */
+        gp_cmd_add(&ld, "--dump-callgraph");
     } else {
         gp_cmd_add(&ld, GPUMPI_HOST_CXX);
     }
@@ -316,7 +329,12 @@ static int link_program(const job *j, const gp_cmd *objects, const gp_link_names
         char log[4200];
         snprintf(log, sizeof log, "%s/link.log", tmpdir);
         rc = gp_cmd_run(&ld, log);
-        if (rc == 0 || gp_explain_link_errors(log, names) == 0 || j->verbose) copy_to_stderr(log);
+        if (rc == 0 && j->be == BACKEND_CUDA)
+            rc = gp_embed_stack_size(log, j->output ? j->output : "a.out", objects->argv, objects->argc, j->verbose);
+        if (j->verbose)
+            copy_to_stderr(log);
+        else if (rc == 0 || gp_explain_link_errors(log, names) == 0)
+            gp_copy_link_log(log); /* nvlink's information lines are for -v */
     }
     gp_cmd_free(&ld);
     return rc;

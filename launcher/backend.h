@@ -6,14 +6,16 @@
 
 #include <stdint.h>
 #include "options.h"
+#include "gpumpi/world.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-/* Runs the job; fills codes[nranks] (malloc'd). Returns 0, or an exit status
- * when the job could not run at all (after saying why). */
-int gp_backend_run(gp_options *o, int **codes);
+/* Runs the job; fills codes[nranks] (malloc'd) and, with --stats, stats
+ * (malloc'd). Returns 0, or an exit status when the job could not run at
+ * all or ended abnormally (after saying why). */
+int gp_backend_run(gp_options *o, int **codes, gp_rank_stats **stats);
 
 /* The program's argv as one blob that is valid at address `base` on the
  * target: argc+1 pointers, then the strings. Returns its size; writes it

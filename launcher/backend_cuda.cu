@@ -5,12 +5,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stddef.h>
+#include <time.h>
 
 #include "backend.h"
 #include "globals_layout.h"
 #include "gpumpi/globals.h"
 #include "gpumpi/launch.h"
 #include "host_service.h"
+#include "watchdog.h"
 
 extern __constant__ gp_world *gp_world_ptr;
 extern char **environ;
@@ -162,14 +165,60 @@ static char **strings_to_device(int n, char **v, const char *what)
     return (char **)dev;
 }
 
-int gp_backend_run(gp_options *o, int **codes_out)
+/* mpirun-style status for a fault that stopped the kernel: 128 + the signal
+ * a CPU process would have died of. */
+static int fault_status(cudaError_t e)
 {
-    int dev = 0;
+    switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorHardwareStackError: /* stack overflow */
+        return 128 + 11;              /* SIGSEGV */
+    case cudaErrorAssert:
+    case cudaErrorLaunchFailure:      /* a trap instruction ends up here */
+        return 128 + 6;               /* SIGABRT */
+    case cudaErrorIllegalInstruction:
+    case cudaErrorInvalidPc:
+        return 128 + 4;               /* SIGILL */
+    case cudaErrorLaunchTimeout:
+        return 128 + 9;               /* SIGKILL: the display watchdog killed it */
+    default:
+        return 1;
+    }
+}
+
+/* Pinned host memory the GPU reads and writes while the kernel runs;
+ * returns the host pointer and sets *dev to the device's view. */
+static void *mapped_zalloc(size_t bytes, void **dev, const char *what)
+{
+    void *h = NULL;
+    cudaError_t e = cudaHostAlloc(&h, bytes ? bytes : 1, cudaHostAllocMapped);
+    if (e == cudaSuccess) {
+        memset(h, 0, bytes ? bytes : 1);
+        e = cudaHostGetDevicePointer(dev, h, 0);
+    }
+    if (e != cudaSuccess) {
+        fprintf(stderr, "gpumpi: cannot allocate %zu bytes of mapped host memory for %s: %s\n", bytes, what,
+                cudaGetErrorString(e));
+        return NULL;
+    }
+    return h;
+}
+
+int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
+{
+    int dev = o->device;
     cudaDeviceProp p;
     int ndev = 0;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
         fprintf(stderr, "gpumpi: no CUDA GPU found; build with --backend=threads to run on host threads\n");
         return 1;
+    }
+    if (dev >= ndev) {
+        fprintf(stderr, "gpumpi: --device %d: there %s only %d CUDA device%s (0-%d)\n", dev, ndev == 1 ? "is" : "are",
+                ndev, ndev == 1 ? "" : "s", ndev - 1);
+        return 2;
     }
     CK(cudaGetDeviceProperties(&p, dev));
     CK(cudaSetDevice(dev));
@@ -188,7 +237,17 @@ int gp_backend_run(gp_options *o, int **codes_out)
         else
             fprintf(stderr, "gpumpi: copy service: off (no room for one more block of whole warps)\n");
     }
-    CK(cudaDeviceSetLimit(cudaLimitStackSize, o->stack));
+    cudaError_t se = cudaDeviceSetLimit(cudaLimitStackSize, o->stack);
+    if (se != cudaSuccess) {
+        /* the GPU reserves the stack for every thread it can hold, not only ours */
+        double gib = (double)o->stack * p.maxThreadsPerMultiProcessor * p.multiProcessorCount / (1 << 30);
+        fprintf(stderr,
+                "gpumpi: cannot reserve %zu bytes of stack per rank (--stack): the GPU sets it aside for all %d x %d "
+                "threads it can hold, %.1f GiB: %s\n",
+                o->stack, p.multiProcessorCount, p.maxThreadsPerMultiProcessor, gib, cudaGetErrorString(se));
+        return 2;
+    }
+    if (o->verbose) fprintf(stderr, "gpumpi: stack per rank %zu bytes\n", o->stack);
 
     int n = o->nranks;
     gp_world hw;
@@ -225,14 +284,32 @@ int gp_backend_run(gp_options *o, int **codes_out)
 
     gp_host_cell *cells_host;
     CK(cudaHostAlloc((void **)&cells_host, sizeof(gp_host_cell) * GP_HOST_CELLS, cudaHostAllocMapped));
-    gp_host_service_init(cells_host);
+    gp_host_service_init(cells_host, n, o->tag_output);
     CK(cudaHostGetDevicePointer((void **)&hw.host_cells, cells_host, 0));
+    gp_block_rec *recs_host =
+        (gp_block_rec *)mapped_zalloc(sizeof(gp_block_rec) * (size_t)n, (void **)&hw.block_recs, "the watchdog");
+    if (!recs_host) return 1;
+    gp_watchdog_init(recs_host, n, o->timeout);
+    if (o->stats) {
+        hw.stats = (gp_rank_stats *)dev_zalloc(sizeof(gp_rank_stats) * (size_t)n, "--stats");
+        if (!hw.stats) return 1;
+    }
 
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
     gp_clock_origin_kernel<<<1, 1>>>(w);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());
+    {
+        /* the host's clocks at the ranks' clock origin: time(), gettimeofday(), clock_gettime() */
+        struct timespec mono, real;
+        clock_gettime(CLOCK_MONOTONIC, &mono);
+        clock_gettime(CLOCK_REALTIME, &real);
+        uint64_t origin[2] = {(uint64_t)real.tv_sec * 1000000000ull + (uint64_t)real.tv_nsec,
+                              (uint64_t)mono.tv_sec * 1000000000ull + (uint64_t)mono.tv_nsec};
+        static_assert(offsetof(gp_world, monotonic0_ns) == offsetof(gp_world, realtime0_ns) + 8, "world layout");
+        CK(cudaMemcpy((char *)w + offsetof(gp_world, realtime0_ns), origin, sizeof origin, cudaMemcpyHostToDevice));
+    }
 
     /* From here on nothing may wait for the kernel: a non-blocking stream,
      * and only cudaStreamQuery while it runs. A cooperative launch fails
@@ -243,11 +320,24 @@ int gp_backend_run(gp_options *o, int **codes_out)
     CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid + service), dim3(o->block), args,
                                    rank_smem(o->block), s));
     cudaError_t st;
-    while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) gp_host_service_idle(gp_host_service_poll());
+    gp_host_service_low_latency();
+    while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) {
+        int found = gp_host_service_poll();
+        gp_watchdog_check();
+        gp_host_service_idle(found);
+    }
     gp_host_service_poll();
     if (st != cudaSuccess) {
-        fprintf(stderr, "gpumpi: the GPU stopped the ranks: %s\n", cudaGetErrorString(st));
-        return 1;
+        /* A device fault (illegal address, trap, failed device assert, stack
+         * overflow) ends every rank at once. Output already in the host-call
+         * ring still goes out first; the GPU does not say which thread
+         * faulted. */
+        char reason[512];
+        snprintf(reason, sizeof reason,
+                 "gpumpi: the GPU stopped the ranks: %s (%s); the job ends with status %d. The GPU does not say "
+                 "which rank faulted: run it under compute-sanitizer to find out.\n",
+                 cudaGetErrorString(st), cudaGetErrorName(st), fault_status(st));
+        gp_end_job(fault_status(st), reason);
     }
     int *codes = (int *)malloc(sizeof(int) * n);
     uint32_t *exited = (uint32_t *)malloc(sizeof(uint32_t) * n);
@@ -257,5 +347,10 @@ int gp_backend_run(gp_options *o, int **codes_out)
         if (!exited[r]) codes[r] = 1; /* ended without returning: should not happen */
     free(exited);
     *codes_out = codes;
+    if (o->stats) {
+        gp_rank_stats *st_host = (gp_rank_stats *)malloc(sizeof(gp_rank_stats) * (size_t)n);
+        CK(cudaMemcpy(st_host, hw.stats, sizeof(gp_rank_stats) * (size_t)n, cudaMemcpyDeviceToHost));
+        *stats_out = st_host;
+    }
     return 0;
 }

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "backend.h"
+#include "watchdog.h"
 
 size_t gp_argv_pack(int argc, char **argv, char *blob, uintptr_t base)
 {
@@ -20,6 +21,41 @@ size_t gp_argv_pack(int argc, char **argv, char *blob, uintptr_t base)
     }
     if (blob) ((uintptr_t *)blob)[argc] = 0;
     return at;
+}
+
+/* The stack a rank needs, as gpumpicc measured it when it linked the
+ * program: the deepest chain of the program's own stack frames from the
+ * rank kernel (driver/stack_size.c), which gpumpicc writes into this text in
+ * the linked file: "GPUMPI-BUILD-STACK:" then the bytes, then " r" when the
+ * program recurses (the figure is then a floor). The runtime's own frames
+ * are not in it: they get GP_RUNTIME_STACK. Volatile, so the compiler never
+ * folds the text it starts with. */
+#define GP_DEFAULT_STACK (16u << 10)
+#define GP_RUNTIME_STACK (8u << 10)
+volatile char gpumpi_build_stack_info[64] = "GPUMPI-BUILD-STACK:none";
+
+size_t gp_build_stack_bytes(int verbose)
+{
+    char info[sizeof gpumpi_build_stack_info];
+    for (size_t i = 0; i < sizeof info; i++) info[i] = gpumpi_build_stack_info[i];
+    info[sizeof info - 1] = 0;
+    const char *v = info + strlen("GPUMPI-BUILD-STACK:");
+    char *end;
+    unsigned long long need = strtoull(v, &end, 10);
+    int measured = end != v, floor_only = measured && strchr(end, 'r') != NULL;
+    /* never below the default: the figure only raises it (a large local array in main) */
+    size_t s = measured ? (size_t)need + GP_RUNTIME_STACK : GP_DEFAULT_STACK;
+    if (s < GP_DEFAULT_STACK) s = GP_DEFAULT_STACK;
+    if (verbose) {
+        if (measured)
+            fprintf(stderr, "gpumpi: stack per rank %zu bytes (the program's deepest chain of frames: %llu bytes, "
+                    "measured when it was linked, plus %u for the runtime; at least %u)%s\n",
+                    s, need, GP_RUNTIME_STACK, GP_DEFAULT_STACK,
+                    floor_only ? "; the program recurses: use --stack if ranks overflow" : "");
+        else
+            fprintf(stderr, "gpumpi: stack per rank %zu bytes (the default: the build measured nothing)\n", s);
+    }
+    return s;
 }
 
 /* Like mpirun: the job fails if any rank does; name the first one. */
@@ -46,11 +82,15 @@ int main(int argc, char **argv)
 {
     gp_options o;
     gp_parse_options(argc, argv, &o);
+    if (!o.stack) o.stack = gp_build_stack_bytes(o.verbose);
     fflush(stdout);
     int *codes = NULL;
-    int rc = gp_backend_run(&o, &codes);
+    gp_rank_stats *stats = NULL;
+    int rc = gp_backend_run(&o, &codes, &stats);
     if (rc) return rc;
+    if (stats) gp_stats_report(stats, o.nranks);
     rc = report(o.nranks, codes);
     free(codes);
+    free(stats);
     return rc;
 }

@@ -1,62 +1,161 @@
-/* Command-line options of a gpumpi program: "./prog args ---gpumpi opts". */
+/* Command-line options of a gpumpi program: "./prog args ---gpumpi opts".
+ * GPUMPI_* environment variables give the defaults, so a job script can set
+ * them once; the command line wins. */
 #include "options.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define GP_DEFAULT_STACK (16u << 10)
+#define GP_DEFAULT_TIMEOUT 60.0
 
 static void usage(FILE *to, const char *prog)
 {
     fprintf(to,
             "usage: %s [program arguments] ---gpumpi [options]\n"
             "Runs this MPI program with every rank as one GPU thread.\n"
-            "  -n N          run N ranks (the launcher picks the block shape)\n"
-            "  -g G -b B     run G blocks of B threads: G x B ranks (with -n N: N of them)\n"
-            "  --stack BYTES stack per rank (default %u; suffixes k, m)\n"
-            "  --heap BYTES  heap for malloc, shared by all ranks (default: most of the free GPU memory,\n"
-            "                4g on the threads backend; suffixes k, m, g)\n"
-            "  -v            report the launch shape and limits on stderr\n"
-            "  --help        this text\n"
-            "Without ---gpumpi options the program runs 1 rank.\n",
-            prog, GP_DEFAULT_STACK);
+            "  -n N             run N ranks (the launcher picks the block shape)\n"
+            "  -g G -b B        run G blocks of B threads: G x B ranks (with -n N: N of them)\n"
+            "  --device D       the CUDA device to run on (default 0)\n"
+            "  --stack BYTES    stack per rank (default: what the build measured, else 16k; suffixes k, m)\n"
+            "  --heap BYTES     heap for malloc, shared by all ranks (default: most of the free GPU memory,\n"
+            "                   4g on the threads backend; suffixes k, m, g)\n"
+            "  --timeout SECS   deadlock watchdog: when every live rank has been blocked in MPI with no\n"
+            "                   message moving for SECS seconds, report where each rank waits and end the\n"
+            "                   job with status 124 (default %g; 0 turns it off)\n"
+            "  --stats          at exit, messages, bytes and time in blocking MPI calls per rank (summarised)\n"
+            "  --tag-output     begin every line of output with its rank and stream, as mpirun --tag-output:\n"
+            "                   \"[1,RANK]<stdout>:\" or \"[1,RANK]<stderr>:\"\n"
+            "  -v               report the launch shape and limits on stderr\n"
+            "  --help           this text\n"
+            "Options may also be written --name=VALUE. Without -n, -g -b or GPUMPI_NP the program runs 1 rank.\n"
+            "Environment defaults (the command line overrides them):\n"
+            "  GPUMPI_NP=N  GPUMPI_DEVICE=D  GPUMPI_STACK=BYTES  GPUMPI_HEAP=BYTES  GPUMPI_TIMEOUT=SECS\n"
+            "  GPUMPI_STATS=1  GPUMPI_TAG_OUTPUT=1  GPUMPI_VERBOSE=1\n"
+            "Exit status: 0 when every rank returned 0; else the first failing rank's status (exit(), MPI_Abort,\n"
+            "134 for abort() or a failed assert, 128+signal for a fault, 124 for a deadlock), 2 for bad options.\n",
+            prog, GP_DEFAULT_TIMEOUT);
 }
 
-static void bad(const char *prog, const char *what, const char *arg)
+static const char *prog_name;
+
+static void bad(const char *what, const char *arg)
 {
-    fprintf(stderr, "%s: ---gpumpi: %s%s%s\n", prog, what, arg ? ": " : "", arg ? arg : "");
-    usage(stderr, prog);
+    fprintf(stderr, "%s: ---gpumpi: %s%s%s\n", prog_name, what, arg ? ": " : "", arg ? arg : "");
+    usage(stderr, prog_name);
     exit(2);
 }
 
-static long long parse_count(const char *prog, const char *opt, const char *s, int suffixes)
+/* A whole number >= min, with k/m/g suffixes when `suffixes`. */
+static long long parse_count(const char *opt, const char *s, int suffixes, long long min)
 {
     char *end;
     errno = 0;
     long long v = strtoll(s, &end, 10);
-    if (suffixes && *end) {
+    if (suffixes && end != s && *end) {
         int shift = *end == 'k' || *end == 'K' ? 10 : *end == 'm' || *end == 'M' ? 20 : *end == 'g' || *end == 'G' ? 30 : -1;
-        if (shift >= 0 && end[1] == 0) {
+        if (shift >= 0 && end[1] == 0 && v < (1ll << (62 - shift))) {
             v <<= shift;
             end++;
         }
     }
-    if (errno || end == s || *end || v <= 0) {
-        char what[64];
-        snprintf(what, sizeof what, "%s needs a positive number", opt);
-        bad(prog, what, s);
+    if (errno || end == s || *end || v < min) {
+        char what[96];
+        snprintf(what, sizeof what, "%s needs a %s number", opt, min > 0 ? "positive" : "non-negative");
+        bad(what, s);
     }
     return v;
+}
+
+static double parse_seconds(const char *opt, const char *s)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !(v >= 0) || isinf(v)) {
+        char what[96];
+        snprintf(what, sizeof what, "%s needs a number of seconds >= 0", opt);
+        bad(what, s);
+    }
+    return v;
+}
+
+static int parse_flag(const char *var, const char *s)
+{
+    if (!strcmp(s, "1") || !strcmp(s, "yes") || !strcmp(s, "on") || !strcmp(s, "true")) return 1;
+    if (!strcmp(s, "0") || !strcmp(s, "no") || !strcmp(s, "off") || !strcmp(s, "false") || !*s) return 0;
+    bad("expected 1 or 0", var);
+    return 0;
+}
+
+/* Sets option `name` (as spelled on the command line) to value v. */
+static void set_option(gp_options *o, const char *name, const char *v)
+{
+    if (!strcmp(name, "-n") || !strcmp(name, "-np"))
+        o->nranks = (int)parse_count(name, v, 0, 1);
+    else if (!strcmp(name, "-g"))
+        o->grid = (int)parse_count(name, v, 0, 1);
+    else if (!strcmp(name, "-b"))
+        o->block = (int)parse_count(name, v, 0, 1);
+    else if (!strcmp(name, "--device"))
+        o->device = (int)parse_count(name, v, 0, 0);
+    else if (!strcmp(name, "--stack"))
+        o->stack = (size_t)parse_count(name, v, 1, 1);
+    else if (!strcmp(name, "--heap"))
+        o->heap = (size_t)parse_count(name, v, 1, 1);
+    else if (!strcmp(name, "--timeout"))
+        o->timeout = parse_seconds(name, v);
+    if ((!strcmp(name, "-n") || !strcmp(name, "-np") || !strcmp(name, "-g") || !strcmp(name, "-b") ||
+         !strcmp(name, "--device")) &&
+        parse_count(name, v, 0, 0) > 0x7fffffff)
+        bad("number too large", v);
+}
+
+static int takes_value(const char *name)
+{
+    static const char *const with_value[] = {"-n", "-np", "-g", "-b", "--device", "--stack", "--heap", "--timeout", 0};
+    for (int i = 0; with_value[i]; i++)
+        if (!strcmp(name, with_value[i])) return 1;
+    return 0;
+}
+
+static void from_environment(gp_options *o)
+{
+    static const struct {
+        const char *var, *opt;
+    } vars[] = {{"GPUMPI_NP", "-n"},         {"GPUMPI_DEVICE", "--device"},   {"GPUMPI_STACK", "--stack"},
+                {"GPUMPI_HEAP", "--heap"},   {"GPUMPI_TIMEOUT", "--timeout"}, {0, 0}};
+    for (int i = 0; vars[i].var; i++) {
+        const char *v = getenv(vars[i].var);
+        if (v && *v) {
+            char name[64];
+            snprintf(name, sizeof name, "%s (from %s)", vars[i].opt, vars[i].var);
+            /* parse under the option's name; messages say where it came from */
+            if (!strcmp(vars[i].opt, "--timeout"))
+                o->timeout = parse_seconds(name, v);
+            else if (!strcmp(vars[i].opt, "--stack") || !strcmp(vars[i].opt, "--heap")) {
+                size_t n = (size_t)parse_count(name, v, 1, 1);
+                if (vars[i].opt[2] == 's') o->stack = n; else o->heap = n;
+            } else {
+                long long n = parse_count(name, v, 0, vars[i].opt[1] == 'n' ? 1 : 0);
+                if (n > 0x7fffffff) bad("number too large", vars[i].var);
+                if (vars[i].opt[1] == 'n') o->nranks = (int)n; else o->device = (int)n;
+            }
+        }
+    }
+    const char *v;
+    if ((v = getenv("GPUMPI_STATS"))) o->stats = parse_flag("GPUMPI_STATS", v);
+    if ((v = getenv("GPUMPI_TAG_OUTPUT"))) o->tag_output = parse_flag("GPUMPI_TAG_OUTPUT", v);
+    if ((v = getenv("GPUMPI_VERBOSE"))) o->verbose = parse_flag("GPUMPI_VERBOSE", v);
 }
 
 void gp_parse_options(int argc, char **argv, gp_options *o)
 {
     memset(o, 0, sizeof *o);
-    o->stack = GP_DEFAULT_STACK;
-    o->heap = 0; /* the backend picks */
-    const char *prog = argv[0];
+    o->timeout = GP_DEFAULT_TIMEOUT;
+    prog_name = argv[0];
     int split = argc;
     for (int i = 1; i < argc; i++)
         if (strcmp(argv[i], "---gpumpi") == 0) {
@@ -65,41 +164,47 @@ void gp_parse_options(int argc, char **argv, gp_options *o)
         }
     o->app_argc = split;
     o->app_argv = argv;
+    from_environment(o);
+    int cmd_n = 0, cmd_gb = 0; /* -n and -g/-b given on the command line override the environment's -n */
     for (int i = split + 1; i < argc; i++) {
         const char *a = argv[i];
-        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
-        int needs_value = !strcmp(a, "-n") || !strcmp(a, "-g") || !strcmp(a, "-b") || !strcmp(a, "--stack") ||
-                          !strcmp(a, "--heap");
-        if (needs_value && !v) bad(prog, "option needs a value", a);
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-            usage(stdout, prog);
+        char name[64];
+        const char *v = NULL;
+        const char *eq = strncmp(a, "--", 2) == 0 ? strchr(a, '=') : NULL;
+        if (eq && (size_t)(eq - a) < sizeof name) {
+            memcpy(name, a, (size_t)(eq - a));
+            name[eq - a] = 0;
+            v = eq + 1;
+            if (!takes_value(name)) bad("option takes no value", a);
+        } else {
+            snprintf(name, sizeof name, "%s", a);
+        }
+        if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+            usage(stdout, prog_name);
             exit(0);
-        } else if (!strcmp(a, "-n")) {
-            o->nranks = (int)parse_count(prog, a, v, 0);
-            i++;
-        } else if (!strcmp(a, "-g")) {
-            o->grid = (int)parse_count(prog, a, v, 0);
-            i++;
-        } else if (!strcmp(a, "-b")) {
-            o->block = (int)parse_count(prog, a, v, 0);
-            i++;
-        } else if (!strcmp(a, "--stack")) {
-            o->stack = (size_t)parse_count(prog, a, v, 1);
-            i++;
-        } else if (!strcmp(a, "--heap")) {
-            o->heap = (size_t)parse_count(prog, a, v, 1);
-            i++;
-        } else if (!strcmp(a, "-v")) {
+        } else if (takes_value(name)) {
+            if (!v) {
+                if (i + 1 >= argc) bad("option needs a value", a);
+                v = argv[++i];
+            }
+            set_option(o, name, v);
+            if (name[1] == 'n') cmd_n = 1;
+            if (!strcmp(name, "-g") || !strcmp(name, "-b")) cmd_gb = 1;
+        } else if (!strcmp(name, "--stats")) {
+            o->stats = 1;
+        } else if (!strcmp(name, "--tag-output")) {
+            o->tag_output = 1;
+        } else if (!strcmp(name, "-v") || !strcmp(name, "--verbose")) {
             o->verbose = 1;
         } else {
-            bad(prog, "unknown option", a);
+            bad("unknown option", a);
         }
     }
-    if ((o->grid == 0) != (o->block == 0) && o->nranks == 0)
-        bad(prog, "-g and -b go together (or use -n)", NULL);
+    if (cmd_gb && !cmd_n) o->nranks = 0; /* -g -b alone: G x B ranks, whatever GPUMPI_NP says */
+    if ((o->grid == 0) != (o->block == 0) && o->nranks == 0) bad("-g and -b go together (or use -n)", NULL);
+    if (o->grid && o->block && (long long)o->grid * o->block > 0x7fffffff) bad("-g x -b is too large", NULL);
     if (o->grid && o->block && o->nranks && (long long)o->grid * o->block < o->nranks)
-        bad(prog, "-n asks for more ranks than -g x -b provides", NULL);
-    if (o->grid && o->block && (long long)o->grid * o->block > 0x7fffffff) bad(prog, "-g x -b is too large", NULL);
+        bad("-n asks for more ranks than -g x -b provides", NULL);
 }
 
 void gp_shape_ranks(gp_options *o, int default_block)

@@ -1,4 +1,5 @@
-/* Run-time options: everything after "---gpumpi" on the command line. */
+/* Run-time options: everything after "---gpumpi" on the command line, with
+ * defaults from GPUMPI_* environment variables. */
 #ifndef GPUMPI_OPTIONS_H
 #define GPUMPI_OPTIONS_H
 
@@ -12,16 +13,24 @@ typedef struct gp_options {
     int nranks;        /* -n: ranks; 0 = from -g x -b */
     int grid;          /* -g: blocks; 0 = launcher's choice */
     int block;         /* -b: threads per block; 0 = launcher's choice */
-    size_t stack;      /* --stack: bytes per rank */
+    int device;        /* --device: CUDA device number */
+    size_t stack;      /* --stack: bytes per rank; 0: the build's figure or the default */
     size_t heap;       /* --heap: heap bytes; 0: the backend picks */
+    double timeout;    /* --timeout: seconds of all-ranks-blocked before the watchdog ends the job; 0: off */
+    int stats;         /* --stats: per-rank message statistics at exit */
+    int tag_output;    /* --tag-output: "[rank]" before every line of output */
     int verbose;       /* -v */
     int app_argc;      /* the program's own arguments, argv[0] included */
     char **app_argv;
 } gp_options;
 
-/* Fills o from argv; on --help prints usage and exits 0, on a bad option
- * prints what is wrong and the usage and exits 2. */
+/* Fills o from the GPUMPI_* environment and argv; on --help prints usage and
+ * exits 0, on a bad option or variable prints what is wrong and the usage
+ * and exits 2. */
 void gp_parse_options(int argc, char **argv, gp_options *o);
+
+/* The stack per rank when --stack is not given (main.c). */
+size_t gp_build_stack_bytes(int verbose);
 
 /* Settle nranks, grid and block: -n alone picks the block shape. */
 void gp_shape_ranks(gp_options *o, int default_block);

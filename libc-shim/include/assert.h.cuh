@@ -1,3 +1,10 @@
-/* <assert.h> for converted code: the host header serves the device as is
- * (CUDA provides the device versions of its functions). */
+/* <assert.h> for converted code. A failed assert ends the whole job, naming
+ * the rank, file, line, function and expression, with status 134 (as abort).
+ * No include guard: like <assert.h>, each inclusion follows NDEBUG anew. */
 #include "gpumpi/shim_prelude.h"
+#undef assert
+#ifdef NDEBUG
+#define assert(e) ((void)0)
+#else
+#define assert(e) ((e) ? (void)0 : gp_assert_fail(#e, __FILE__, __LINE__, __func__))
+#endif

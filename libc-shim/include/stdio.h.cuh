@@ -26,4 +26,27 @@
 #define fputc gp_fputc
 #define fwrite gp_fwrite
 #define fflush gp_fflush
+#define fopen gp_fopen
+#define fclose gp_fclose
+#define fread gp_fread
+#define fgets gp_fgets
+#define fgetc gp_fgetc
+#undef getc
+#define getc gp_fgetc
+#undef getchar
+#define getchar gp_getchar
+#define ungetc gp_ungetc
+#define fseek gp_fseek
+#define ftell gp_ftell
+#define rewind gp_rewind
+#undef feof
+#define feof gp_feof
+#undef ferror
+#define ferror gp_ferror
+#define clearerr gp_clearerr
+#define remove gp_remove
+#define rename gp_rename
+#define tmpfile gp_tmpfile
+#define fileno gp_fileno
+#define fscanf fscanf_is_not_provided_by_gpumpi_yet
 #endif

@@ -8,6 +8,8 @@
 #define free gp_free
 #define exit gp_exit
 #define abort gp_abort
+#define atexit gp_atexit
+#define getenv gp_getenv
 #define atoi gp_atoi
 #define atol gp_atol
 #define atoll gp_atoll

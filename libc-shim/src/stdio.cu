@@ -42,6 +42,7 @@ GPUMPI_FN static void gp_err_drain(gp_sink *s)
 
 GPUMPI_FN int gp_vfprintf(gp_FILE *f, const char *fmt, va_list ap)
 {
+    if (f->fd < 0) return gp_file_vprintf(f, fmt, ap);
     if (f->fd == 1) {
         gp_rank *me = gp_self();
         gp_sink s = {me->out_line, GP_LINE_BYTES, me->out_len, 0, gp_out_drain, 0};
@@ -62,6 +63,7 @@ GPUMPI_FN int gp_vfprintf(gp_FILE *f, const char *fmt, va_list ap)
 
 GPUMPI_FN static int gp_fwrite_bytes(gp_FILE *f, const char *p, size_t n)
 {
+    if (f->fd < 0) return gp_file_write(f, p, n);
     if (f->fd == 2) {
         gp_host_call(GP_HOST_WRITE, 2, p, n);
         return (int)n;
@@ -130,6 +132,8 @@ GPUMPI_FN void gp_stdio_flush_rank(void)
 
 GPUMPI_FN int gp_fflush(gp_FILE *f)
 {
+    if (f && f->fd < 0) return gp_file_flush(f);
     if (!f || f->fd == 1) gp_stdio_flush_rank();
+    if (!f) gp_flush_all_files();
     return 0;
 }

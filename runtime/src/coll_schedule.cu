@@ -186,17 +186,23 @@ GPUMPI_FN int gp_sched_progress(gp_sched *s)
 GPUMPI_FN int gp_sched_run(gp_sched *s)
 {
     unsigned spins = 0;
+    int entered = 0;
     for (;;) {
         uint32_t mark = gp_arrival_mark();
         s->progressed = 0;
         if (gp_sched_progress(s)) break;
         gp_progress(); /* a peer's send may be waiting on one of this rank's posted receives */
         if (s->progressed) spins = 0;
+        if (!entered) {
+            gp_block_enter(s->fn, s->comm, GP_BLOCK_NONE, GP_BLOCK_NONE);
+            entered = 1;
+        }
         if (s->sends_pending)
-            gp_pause(&spins); /* the receiver's copy does not count as an arrival here */
+            gp_block_wait(&spins); /* the receiver's copy does not count as an arrival here */
         else
             gp_arrival_wait(mark, &spins);
     }
+    if (entered) gp_block_leave();
     return s->err;
 }
 

@@ -2,6 +2,7 @@
 #include "comm_impl.h"
 #include "gpumpi/format.h"
 #include "gpumpi/shim_string.h"
+#include "gpumpi/shim_stdio.h"
 
 GPUMPI_CONST_VAR gp_world *gp_world_ptr;
 
@@ -84,6 +85,7 @@ GPUMPI_FN int MPI_Finalized(int *flag)
 GPUMPI_FN int MPI_Abort(MPI_Comm comm, int errorcode)
 {
     (void)comm;
+    gp_stdio_flush_rank(); /* this rank's output comes before the reason */
     char msg[128];
     int n = gp_snprintf(msg, sizeof msg, "rank %d: MPI_Abort called with error code %d\n", gp_thread_rank(),
                         errorcode);

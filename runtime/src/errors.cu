@@ -2,9 +2,11 @@
  * communicator choice between that and returning the error class. */
 #include "runtime.h"
 #include "gpumpi/format.h"
+#include "gpumpi/shim_stdio.h"
 
 GPUMPI_VARIADIC_FN int gp_fatal(const char *fn, int errclass, const char *fmt, ...)
 {
+    gp_stdio_flush_rank(); /* the rank's last output comes before the reason */
     char msg[GP_HOST_CELL_BYTES];
     int n = gp_snprintf(msg, sizeof msg, "rank %d: %s: ", gp_thread_rank(), fn);
     va_list ap;

@@ -1,27 +1,92 @@
 /* The device end of the host-call ring (the launcher's host_service.c is the
  * other end). A caller takes consecutive tickets for its cells, so a long
- * write stays in one piece; it waits for a cell rather than drop output. */
+ * write stays in one piece; it waits for a cell rather than drop output.
+ * One-way calls (output, the end of the job) are freed by the host; a
+ * request/reply call keeps its cells until it has read the answer the host
+ * wrote into them, so replies need no memory per rank. */
 #include "runtime.h"
 #include "gpumpi/shim_string.h"
 
-GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len)
+/* Roughly how long the host takes to serve one lap of the ring. */
+#define GP_HOST_LAP_NS 100000u
+
+/* Waits until cell c is free for ticket t. When thousands of ranks print at
+ * once most tickets are laps ahead of the host; a rank that far back polls
+ * the host's memory (a trip over PCIe on a GPU) only about once per lap
+ * still ahead of it, not every few microseconds. */
+GPUMPI_FN static void gp_wait_cell(gp_host_cell *c, uint64_t t)
+{
+    unsigned spins = 0;
+    for (;;) {
+        uint64_t s = gp_sys_load_acquire64(&c->seq);
+        if (s == t) return;
+        uint64_t laps = (t - s) / GP_HOST_CELLS;
+        if (laps) {
+            uint64_t until = gp_clock_ns() + laps * GP_HOST_LAP_NS;
+            while (gp_clock_ns() < until) gp_pause(&spins);
+        } else {
+            gp_pause(&spins);
+        }
+    }
+}
+
+/* Takes `ncells` consecutive cells and fills them with len bytes of data
+ * (ncells >= the cells the data needs). Returns the first ticket. */
+GPUMPI_FN static uint64_t gp_host_post(int op, int64_t arg, int64_t arg2, const void *data, size_t len, size_t ncells,
+                                       int one_way)
 {
     gp_world *w = gp_w();
-    size_t ncells = len ? (len + GP_HOST_CELL_BYTES - 1) / GP_HOST_CELL_BYTES : 1;
-    uint64_t t = gp_fetch_add64(&w->host_ticket, ncells);
+    uint64_t t0 = gp_fetch_add64(&w->host_ticket, ncells), t = t0;
     const char *p = (const char *)data;
     for (size_t i = 0; i < ncells; i++, t++) {
         gp_host_cell *c = &w->host_cells[t % GP_HOST_CELLS];
-        unsigned spins = 0;
-        while (gp_sys_load_acquire64(&c->seq) != t) gp_pause(&spins);
+        gp_wait_cell(c, t);
         size_t n = len > GP_HOST_CELL_BYTES ? GP_HOST_CELL_BYTES : len;
         c->rank = gp_thread_rank();
-        c->op = op;
+        c->op = (int16_t)op;
+        c->ncells = (uint16_t)(one_way ? 1 : i == 0 ? ncells : 0);
         c->arg = arg;
+        c->arg2 = arg2;
         c->len = (uint32_t)n;
-        gp_memcpy(c->data, p, n);
+        if (n) gp_memcpy(c->data, p, n);
         gp_sys_store_release64(&c->seq, t + 1);
         p += n;
         len -= n;
     }
+    return t0;
+}
+
+GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len)
+{
+    size_t ncells = len ? (len + GP_HOST_CELL_BYTES - 1) / GP_HOST_CELL_BYTES : 1;
+    gp_host_post(op, arg, 0, data, len, ncells, 1);
+}
+
+GPUMPI_FN int64_t gp_host_rpc(int op, int64_t arg, int64_t arg2, const void *in, size_t in_len, void *out,
+                              size_t out_cap, size_t *out_len, int *err)
+{
+    gp_world *w = gp_w();
+    size_t most = in_len > out_cap ? in_len : out_cap;
+    if (most > GP_HOST_CALL_BYTES) gp_fatal("host call", MPI_ERR_INTERN, "%zu bytes is more than one call carries", most);
+    size_t ncells = most ? (most + GP_HOST_CELL_BYTES - 1) / GP_HOST_CELL_BYTES : 1;
+    uint64_t t0 = gp_host_post(op, arg, arg2, in, in_len, ncells, 0);
+    gp_host_cell *first = &w->host_cells[t0 % GP_HOST_CELLS];
+    unsigned spins = 0;
+    while (gp_sys_load_acquire64(&first->seq) != t0 + 2) gp_pause(&spins);
+    int64_t ret = first->ret;
+    if (err) *err = first->err;
+    size_t got = first->len < out_cap ? first->len : out_cap;
+    if (out_len) *out_len = got;
+    char *o = (char *)out;
+    for (size_t i = 0; i < ncells; i++) {
+        gp_host_cell *c = &w->host_cells[(t0 + i) % GP_HOST_CELLS];
+        size_t n = got > GP_HOST_CELL_BYTES ? GP_HOST_CELL_BYTES : got;
+        if (n) gp_memcpy(o, c->data, n);
+        o += n;
+        got -= n;
+    }
+    /* free the cells for the tickets one lap on */
+    for (size_t i = 0; i < ncells; i++)
+        gp_sys_store_release64(&w->host_cells[(t0 + i) % GP_HOST_CELLS].seq, t0 + i + GP_HOST_CELLS);
+    return ret;
 }

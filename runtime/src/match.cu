@@ -53,7 +53,8 @@ GPUMPI_FN void gp_arrival_wait(uint32_t mark, unsigned *spins)
     gp_rank *r = gp_self();
     uint64_t *inbox = &gp_w()->inbox[gp_thread_rank()];
     if (r->arrived != mark) return; /* already here, not yet looked at */
-    while (!gp_load_relaxed64(inbox)) gp_pause(spins); /* the drain's exchange acquires */
+    while (!gp_load_relaxed64(inbox)) gp_block_wait(spins); /* the drain's exchange acquires */
+    gp_block_progress();
 }
 
 GPUMPI_FN static int gp_matches(const gp_msg *m, int src_world, int tag, int ctx)

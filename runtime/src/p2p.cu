@@ -32,7 +32,7 @@ GPUMPI_FN static gp_msg *gp_envelope(int me)
             m->on_heap = 1;
             return m;
         }
-        gp_pause(&spins);
+        gp_block_wait(&spins);
     }
 }
 
@@ -70,6 +70,11 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
             gp_type_pack(buf, count, type, (void *)m->data);
     }
     int waits = m->sender_waits;
+    gp_rank_stats *st = gp_my_stats();
+    if (st) {
+        st->sent++;
+        st->bytes_sent += bytes;
+    }
     m->state = GP_SLOT_QUEUED;
     gp_enqueue(dest_world, m);
     return waits ? m : 0;
@@ -91,7 +96,7 @@ GPUMPI_FN void gp_send_typed(const void *buf, int count, MPI_Datatype type, int 
 {
     gp_msg *m = gp_send_start(buf, count, type, dest_world, tag, ctx, GP_SEND_STANDARD);
     unsigned spins = 0;
-    while (m && !gp_send_done(m)) gp_pause(&spins);
+    while (m && !gp_send_done(m)) gp_block_wait(&spins);
 }
 
 GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int *got_src, int *got_tag,
@@ -112,6 +117,11 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
     *got_src = m->src;
     *got_tag = m->tag;
     *got_bytes = m->bytes;
+    gp_rank_stats *st = gp_my_stats();
+    if (st) {
+        st->recvd++;
+        st->bytes_recvd += m->bytes;
+    }
     if (m->on_heap && !m->sender_waits)
         gp_free(m); /* nobody else looks at it again */
     else
@@ -160,7 +170,10 @@ GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int de
     GP_TRY(gp_check_peer("MPI_Send", comm, dest, 0));
     GP_TRY(gp_check_tag(comm, "MPI_Send", tag, 0));
     if (dest == MPI_PROC_NULL) return MPI_SUCCESS;
-    gp_send_typed(buf, count, datatype, gp_comm_to_world(comm, dest), tag, gp_ctx_p2p(comm));
+    int dest_world = gp_comm_to_world(comm, dest);
+    gp_block_enter("MPI_Send", comm, dest_world, tag);
+    gp_send_typed(buf, count, datatype, dest_world, tag, gp_ctx_p2p(comm));
+    gp_block_leave();
     return MPI_SUCCESS;
 }
 
@@ -183,7 +196,9 @@ GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
     int src = source == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(comm, source);
     int got_src, got_tag;
     size_t got;
+    gp_block_enter("MPI_Recv", comm, src, tag);
     int rc = gp_recv_typed(buf, count, datatype, src, tag, gp_ctx_p2p(comm), &got_src, &got_tag, &got);
+    gp_block_leave();
     gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, rc, got);
     if (rc == MPI_ERR_TRUNCATE)
         return gp_err(comm, "MPI_Recv", rc, "message truncated (got %zu bytes, buffer %zu) from rank %d tag %d", got,

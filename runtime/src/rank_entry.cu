@@ -3,6 +3,7 @@
 #include "runtime.h"
 #include "gpumpi/launch.h"
 #include "gpumpi/shim_stdio.h"
+#include "gpumpi/shim_process.h"
 
 /* The converter renames the user's main and emits this entry point. */
 GPUMPI_FN int __gpumpi_main(int argc, char **argv);
@@ -14,7 +15,12 @@ GPUMPI_FN void gp_rank_finish(int code)
 {
     gp_world *w = gp_w();
     int r = gp_thread_rank();
-    gp_stdio_flush_rank();
+    gp_exit_cleanup(); /* atexit handlers, open files, stdout */
+    if (w->block_recs) { /* the watchdog counts this rank out */
+        gp_block_rec *rec = &w->block_recs[r];
+        rec->code = code;
+        gp_sys_store_release64((uint64_t *)&rec->state, GP_REC_EXITED);
+    }
     w->exit_codes[r] = code;
     gp_store_release(&w->exited[r], 1);
     gp_fetch_add(&w->ranks_done, 1);

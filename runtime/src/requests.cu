@@ -206,20 +206,48 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
 /* Null and inactive requests complete at once with an empty status. */
 GPUMPI_FN static int gp_inert(MPI_Request h) { return h == MPI_REQUEST_NULL || !gp_req_at(h)->active; }
 
-/* Waits for something to change: a message arriving, or a while. */
+/* Waits for something to change: a message arriving, or a while. The
+ * call's name and requests tell the deadlock watchdog what it waits for
+ * (gp_block_enter on the first wait; the call leaves with gp_block_leave). */
 typedef struct {
     uint32_t seen;
     unsigned spins;
+    const char *fn;
+    int count;
+    MPI_Request *reqs;
+    int entered;
 } gp_waiter;
 
 GPUMPI_FN static void gp_wait_begin(gp_waiter *w) { w->seen = gp_arrival_mark(); }
 
+/* The watchdog sees the call's first unfinished request. */
+GPUMPI_FN static void gp_wait_enter(gp_waiter *w)
+{
+    w->entered = 1;
+    for (int i = 0; i < w->count; i++) {
+        MPI_Request h = w->reqs ? w->reqs[i] : MPI_REQUEST_NULL;
+        if (h == MPI_REQUEST_NULL || h < 0 || h > gp_self()->nreqs) continue;
+        gp_req *q = gp_req_at(h);
+        if (q->kind == GP_REQ_FREE || !q->active || q->done) continue;
+        int peer = q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
+        gp_block_enter(w->fn, q->comm, peer, q->tag);
+        return;
+    }
+    gp_block_enter(w->fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
+}
+
 GPUMPI_FN static void gp_wait_more(gp_waiter *w, int sends_pending)
 {
+    if (!w->entered) gp_wait_enter(w);
     if (sends_pending)
-        gp_pause(&w->spins); /* a receiver frees the envelope: nothing arrives here */
+        gp_block_wait(&w->spins); /* a receiver frees the envelope: nothing arrives here */
     else
         gp_arrival_wait(w->seen, &w->spins);
+}
+
+GPUMPI_FN static void gp_wait_end(gp_waiter *w)
+{
+    if (w->entered) gp_block_leave();
 }
 
 GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
@@ -234,12 +262,13 @@ GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
         gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
         return MPI_SUCCESS;
     }
-    gp_waiter w = {0, 0};
+    gp_waiter w = {0, 0, "MPI_Wait", 1, request, 0};
     for (;;) {
         gp_wait_begin(&w);
         if (gp_poll(*request)) break;
         gp_wait_more(&w, gp_is_pending_send(*request));
     }
+    gp_wait_end(&w);
     return gp_complete("MPI_Wait", request, status);
 }
 
@@ -287,13 +316,14 @@ GPUMPI_FN static int gp_complete_all(const char *fn, int count, MPI_Request requ
 
 GPUMPI_FN int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
-    gp_waiter w = {0, 0};
+    gp_waiter w = {0, 0, "MPI_Waitall", count, requests, 0};
     for (;;) {
         gp_wait_begin(&w);
         int sends;
         if (gp_count_done("MPI_Waitall", count, requests, &sends) == count) break;
         gp_wait_more(&w, sends);
     }
+    gp_wait_end(&w);
     return gp_complete_all("MPI_Waitall", count, requests, statuses);
 }
 
@@ -322,10 +352,11 @@ GPUMPI_FN static int gp_first_done(const char *fn, int count, MPI_Request reques
 
 GPUMPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
-    gp_waiter w = {0, 0};
+    gp_waiter w = {0, 0, "MPI_Waitany", count, requests, 0};
     for (;;) {
         gp_wait_begin(&w);
         int sends, i = gp_first_done("MPI_Waitany", count, requests, &sends);
+        if (i != -1) gp_wait_end(&w);
         if (i == MPI_UNDEFINED) {
             *index = MPI_UNDEFINED;
             gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
@@ -371,11 +402,14 @@ GPUMPI_FN static int gp_some(const char *fn, int incount, MPI_Request requests[]
 
 GPUMPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
-    gp_waiter w = {0, 0};
+    gp_waiter w = {0, 0, "MPI_Waitsome", incount, requests, 0};
     for (;;) {
         gp_wait_begin(&w);
         int sends, rc = gp_some("MPI_Waitsome", incount, requests, outcount, indices, statuses, &sends);
-        if (*outcount != 0) return rc;
+        if (*outcount != 0) {
+            gp_wait_end(&w);
+            return rc;
+        }
         gp_wait_more(&w, sends);
     }
 }
@@ -580,12 +614,19 @@ GPUMPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Stat
 
 GPUMPI_FN int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
-    gp_waiter w = {0, 0};
+    gp_waiter w = {0, 0, "MPI_Probe", 0, 0, 0};
     for (;;) {
         gp_wait_begin(&w);
         int flag;
         MPI_Iprobe(source, tag, comm, &flag, status);
-        if (flag) return MPI_SUCCESS;
+        if (!flag && !w.entered) {
+            w.entered = 1;
+            gp_block_enter("MPI_Probe", comm, source == MPI_ANY_SOURCE || source == MPI_PROC_NULL ? source : gp_comm_to_world(comm, source), tag);
+        }
+        if (flag) {
+            gp_wait_end(&w);
+            return MPI_SUCCESS;
+        }
         gp_wait_more(&w, 0);
     }
 }

@@ -142,6 +142,29 @@ GPUMPI_FN void gp_copy(void *dst, const void *src, size_t n);
 
 /* Host calls (host_call.cu): a request to the launcher's host service. */
 GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len);
+/* A call the host answers: sends in_len bytes, waits, copies at most out_cap
+ * reply bytes to out (*out_len of them). Returns the host's result; *err is
+ * its errno (0 on success). At most GP_HOST_CALL_BYTES each way. */
+GPUMPI_FN int64_t gp_host_rpc(int op, int64_t arg, int64_t arg2, const void *in, size_t in_len, void *out,
+                              size_t out_cap, size_t *out_len, int *err);
+
+/* The deadlock watchdog's hooks (watchdog.cu), in the waits of blocking MPI
+ * calls: enter says what the rank waits for (peer a world rank,
+ * MPI_ANY_SOURCE, or GP_BLOCK_NONE), gp_block_wait replaces gp_pause in the wait loop and
+ * publishes the record once the wait has lasted, leave clears it. */
+GPUMPI_FN void gp_block_enter(const char *fn, MPI_Comm comm, int peer, int tag);
+GPUMPI_FN void gp_block_wait(unsigned *spins);
+/* The same, sleeping at most max_ns between polls (gp_pause_upto). */
+GPUMPI_FN void gp_block_wait_upto(unsigned *spins, unsigned max_ns);
+GPUMPI_FN void gp_block_leave(void);
+/* A message reached this rank while it waited (the watchdog sees progress). */
+GPUMPI_FN void gp_block_progress(void);
+/* --stats counters (NULL when off). */
+GPUMPI_FN static inline gp_rank_stats *gp_my_stats(void)
+{
+    gp_rank_stats *s = gp_w()->stats;
+    return s ? s + gp_thread_rank() : 0;
+}
 
 /* Record the calling rank's exit status, after flushing its output. */
 GPUMPI_FN void gp_rank_finish(int code);

@@ -72,25 +72,30 @@ GPUMPI_FN static gp_lanes gp_lanes_alone(void)
 
 /* Waits for *word to reach gen + 1, keeping this rank's receives moving: a
  * peer that has not arrived yet may be waiting in a synchronous send for
- * one of them. On-chip words are polled with short sleeps. */
-GPUMPI_FN static void gp_block_wait(uint32_t *word, uint32_t gen)
+ * one of them. The watchdog sees the wait as `fn` on MPI_COMM_WORLD.
+ * On-chip words are polled with short sleeps, a long wait (ranks still
+ * starting, or computing) may wake a little late and leaves the SM to
+ * them meanwhile. */
+GPUMPI_FN static void gp_onchip_wait(uint32_t *word, uint32_t gen, const char *fn)
 {
     unsigned spins = 0;
+    gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
     while (gp_block_load_acquire(word) != gen + 1) {
         if ((spins & 15) == 15) gp_progress();
-        /* a long wait (ranks still starting, or computing) may wake a
-         * little late, and leaves the SM to them meanwhile */
-        gp_pause_upto(&spins, spins < 1024 ? 256 : 2000);
+        gp_block_wait_upto(&spins, spins < 1024 ? 256 : 2000);
     }
+    gp_block_leave();
 }
 
-GPUMPI_FN static void gp_global_wait(uint32_t *word, uint32_t gen)
+GPUMPI_FN static void gp_global_wait(uint32_t *word, uint32_t gen, const char *fn)
 {
     unsigned spins = 0;
+    gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
     while (gp_load_acquire(word) != gen + 1) {
         gp_progress();
-        gp_pause_upto(&spins, 256);
+        gp_block_wait_upto(&spins, 256);
     }
+    gp_block_leave();
 }
 
 /* The pairing every combine uses, for n <= 32 inputs at positions 0..n-1:
@@ -154,7 +159,7 @@ GPUMPI_FN static void gp_tree_climb(gp_lanes g, uint32_t gen, uint64_t *v, int w
         }
         old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
         if (old != members - 1) { /* someone else carries this node up */
-            gp_global_wait(&tr->release[at], gen);
+            gp_global_wait(&tr->release[at], gen, words ? "MPI_Allreduce" : "MPI_Barrier");
             top = 0;
             break;
         }
@@ -187,7 +192,7 @@ GPUMPI_FN static void gp_shm_barrier_run(void)
 {
     uint32_t gen = gp_block_load_acquire(&gp_blk.release);
     if (gp_block_take_ticket(&gp_blk.count) != gp_block_members() - 1) {
-        gp_block_wait(&gp_blk.release, gen);
+        gp_onchip_wait(&gp_blk.release, gen, "MPI_Barrier");
     } else {
         gp_blk.count = 0; /* the last arriver of the block climbs for it */
         gp_tree_climb(gp_lanes_alone(), gen, 0, 0, 0, MPI_BYTE, MPI_OP_NULL);
@@ -206,7 +211,7 @@ GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, int words, int count, MP
         gp_blk.count = 0;
         gp_block_store_release(&gp_blk.arrived, gen + 1);
     } else {
-        gp_block_wait(&gp_blk.arrived, gen);
+        gp_onchip_wait(&gp_blk.arrived, gen, "MPI_Allreduce");
     }
     int thread = gp_block_thread(), lane = thread % 32, warp = thread / 32;
     int in_warp = gp_warp_members(), warps = ((int)members + 31) / 32;
@@ -218,7 +223,7 @@ GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, int words, int count, MP
         gp_block_fetch_add(&gp_blk.parts, 1);
     }
     if (warp != 0) {
-        gp_block_wait(&gp_blk.release, gen);
+        gp_onchip_wait(&gp_blk.release, gen, "MPI_Allreduce");
     } else {
         /* The other warps are all here, so nothing outside waits on us. One
          * lane watches the count: the others could miss it, as it is reset
@@ -235,7 +240,7 @@ GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, int words, int count, MP
             gp_blk.parts = 0;
             gp_block_publish(gen, v, words);
         } else {
-            gp_block_wait(&gp_blk.release, gen);
+            gp_onchip_wait(&gp_blk.release, gen, "MPI_Allreduce");
         }
     }
     for (int k = 0; k < words; k++) v[k] = gp_blk.result[k];

@@ -17,10 +17,13 @@
 #include <string.h>
 #include <math.h>
 #include <assert.h>
+#include <time.h>
+#include <sys/time.h>
 
 #include "gpumpi/platform.h"
 #include "gpumpi/shim_stdio.h"
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/shim_string.h"
+#include "gpumpi/shim_process.h"
 
 #endif

@@ -14,9 +14,13 @@
 /* A rank's stdout line buffer: a line is sent to the host when it ends. */
 #define GP_LINE_BYTES 512
 
-/* The host-call ring: cells in mapped pinned memory. */
+/* The host-call ring: cells in mapped pinned memory. A request/reply call
+ * holds at most GP_HOST_CALL_CELLS consecutive cells, which carry its
+ * request and then its reply. */
 #define GP_HOST_CELLS 4096
-#define GP_HOST_CELL_BYTES 480
+#define GP_HOST_CELL_BYTES 464
+#define GP_HOST_CALL_CELLS 16
+#define GP_HOST_CALL_BYTES (GP_HOST_CALL_CELLS * GP_HOST_CELL_BYTES)
 
 /* The heap (libc-shim/src/malloc.cu): blocks in size classes, header
  * included. Small classes are cached per rank; big ones share lists. */
@@ -131,22 +135,67 @@ typedef struct gp_rank {
     gp_rank_heap heap;
     uint32_t out_len;   /* bytes pending in out_line */
     char out_line[GP_LINE_BYTES];
+    void *libc;         /* this rank's C library state: atexit handlers, open files (libc-shim exit.cu) */
+    /* the MPI wait this rank is in, for the deadlock watchdog (watchdog.cu) */
+    const char *block_fn; /* NULL: not waiting */
+    int block_comm, block_peer, block_tag;
+    uint32_t block_published; /* its record in gp_world.block_recs says "blocked" */
+    uint64_t block_t0;  /* when the wait began (--stats) */
 } gp_rank;
 
+/* What a rank blocked in MPI waits for, in memory the launcher reads while
+ * the ranks run (mapped pinned memory on the GPU). A rank writes it only
+ * once a wait has lasted a while, so quick waits cost nothing; the
+ * launcher's watchdog reports a deadlock when every live rank has been
+ * blocked with nothing moving for --timeout seconds. */
+enum { GP_REC_RUNNING = 0, GP_REC_BLOCKED = 1, GP_REC_EXITED = 2 };
+#define GP_BLOCK_NONE (-1000) /* no peer or tag (collectives) */
+typedef struct gp_block_rec {
+    uint32_t state;    /* GP_REC_* */
+    uint32_t progress; /* moves when a message reaches the blocked rank, or it publishes again */
+    int32_t comm;      /* communicator handle as the program sees it */
+    int32_t peer;      /* world rank; -2 (MPI_ANY_SOURCE); GP_BLOCK_NONE */
+    int32_t tag;       /* -1 (MPI_ANY_TAG); GP_BLOCK_NONE */
+    int32_t code;      /* GP_REC_EXITED: the exit status */
+    char fn[40];       /* the MPI call */
+} gp_block_rec;
+
+/* --stats: what each rank did, kept by the rank, read at exit. */
+typedef struct gp_rank_stats {
+    uint64_t sent, recvd;             /* messages */
+    uint64_t bytes_sent, bytes_recvd;
+    uint64_t wait_ns;                 /* time inside blocking MPI calls (send, receive, wait, collectives) */
+    uint64_t calls;                   /* blocking MPI calls */
+} gp_rank_stats;
+
 enum gp_host_op {
-    GP_HOST_WRITE = 1, /* arg = fd; data = bytes */
-    GP_HOST_ABORT = 2, /* arg = exit code; data = message */
+    /* one-way: the host frees the cell */
+    GP_HOST_WRITE = 1, /* arg = fd (1 or 2); data = bytes */
+    GP_HOST_ABORT = 2, /* arg = exit status; data = the reason, a line: ends the job */
+    /* request/reply (gp_host_rpc): the host answers in the call's own cells */
+    GP_HOST_OPEN = 16, /* data = path, NUL, fopen mode, NUL -> ret = handle */
+    GP_HOST_CLOSE,     /* arg = handle */
+    GP_HOST_READ,      /* arg = handle, arg2 = most bytes -> reply data; ret = bytes */
+    GP_HOST_FWRITE,    /* arg = handle, data = bytes -> ret = bytes written */
+    GP_HOST_SEEK,      /* arg = handle, arg2 = offset, data[0] = whence -> ret = new offset */
+    GP_HOST_REMOVE,    /* data = path, NUL */
+    GP_HOST_RENAME,    /* data = old path, NUL, new path, NUL */
+    GP_HOST_TMPFILE,   /* -> ret = handle */
 };
 
 /* One host call. seq is the handshake: a producer with ticket t owns the cell
  * when seq == t and publishes it by setting seq = t + 1; the host frees it for
- * ticket t + GP_HOST_CELLS. */
+ * ticket t + GP_HOST_CELLS, or, for a request/reply call, answers by setting
+ * the call's first cell to t + 2 and the caller frees its cells. */
 typedef struct gp_host_cell {
     uint64_t seq;
-    int rank;
-    int op;
-    int arg;
-    uint32_t len;
+    int32_t rank;
+    int16_t op;
+    uint16_t ncells;   /* cells this call holds (in its first cell) */
+    uint32_t len;      /* bytes in data; in a reply's first cell: reply bytes in all */
+    int32_t err;       /* reply: errno, 0 on success */
+    int64_t arg, arg2;
+    int64_t ret;       /* reply: the result */
     char data[GP_HOST_CELL_BYTES];
 } gp_host_cell;
 
@@ -172,6 +221,10 @@ typedef struct gp_world {
     uint32_t ranks_done;     /* ranks that have returned (the copy service stops at nranks) */
     char processor_name[256];
     uint32_t next_ctx;       /* context ids handed out so far (comm.cu; zero-filled at launch) */
+    uint64_t realtime0_ns;   /* CLOCK_REALTIME at t0_ns: time(), gettimeofday() */
+    uint64_t monotonic0_ns;  /* the launcher's CLOCK_MONOTONIC at t0_ns */
+    gp_block_rec *block_recs;/* nranks entries the launcher reads (device view of pinned memory) */
+    gp_rank_stats *stats;    /* nranks entries with --stats, else NULL */
 } gp_world;
 
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)

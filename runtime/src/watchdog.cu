@@ -1,0 +1,79 @@
+/* The device half of the deadlock watchdog and of --stats. A blocking MPI
+ * call says what it waits for (gp_block_enter: plain stores to the rank's
+ * own state). Only when the wait has gone on for a while (1 ms) does the
+ * rank copy
+ * that into its record in host-visible memory, and only then does leaving
+ * cost a store there: quick waits never touch it. The launcher reads the
+ * records (launcher/watchdog.c). */
+#include "runtime.h"
+
+#define GP_BLOCK_SPINS 256
+#define GP_BLOCK_PUBLISH_NS 1000000ull /* 1 ms */
+
+GPUMPI_FN void gp_block_enter(const char *fn, MPI_Comm comm, int peer, int tag)
+{
+    gp_rank *me = gp_self();
+    me->block_fn = fn;
+    me->block_comm = comm;
+    me->block_peer = peer;
+    me->block_tag = tag;
+    me->block_t0 = gp_clock_ns();
+}
+
+GPUMPI_FN static void gp_block_publish(gp_rank *me)
+{
+    gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
+    if (me->block_published) {
+        rec->progress++; /* waited long again after a change: something moved */
+        return;
+    }
+    const char *fn = me->block_fn ? me->block_fn : "an MPI call";
+    int i = 0;
+    for (; fn[i] && i < (int)sizeof rec->fn - 1; i++) rec->fn[i] = fn[i];
+    rec->fn[i] = 0;
+    rec->comm = me->block_comm;
+    rec->peer = me->block_fn ? me->block_peer : GP_BLOCK_NONE;
+    rec->tag = me->block_fn ? me->block_tag : GP_BLOCK_NONE;
+    rec->progress++;
+    gp_fence();
+    gp_sys_store_release64((uint64_t *)&rec->state, ((uint64_t)rec->progress << 32) | GP_REC_BLOCKED);
+    me->block_published = 1;
+}
+
+/* Published once the wait has lasted GP_BLOCK_PUBLISH_NS, whatever the
+ * pauses (a collective's waits sleep only 256 ns: counting pauses alone,
+ * 270,000 ranks in a slow barrier would all write to host memory). */
+GPUMPI_FN void gp_block_wait_upto(unsigned *spins, unsigned max_ns)
+{
+    gp_pause_upto(spins, max_ns);
+    if (*spins % GP_BLOCK_SPINS == 0 && gp_w()->block_recs) {
+        gp_rank *me = gp_self();
+        if (me->block_published ? *spins == GP_BLOCK_SPINS : gp_clock_ns() - me->block_t0 >= GP_BLOCK_PUBLISH_NS)
+            gp_block_publish(me);
+    }
+}
+
+GPUMPI_FN void gp_block_wait(unsigned *spins) { gp_block_wait_upto(spins, 2000); }
+
+GPUMPI_FN void gp_block_progress(void)
+{
+    gp_rank *me = gp_self();
+    if (me->block_published) gp_w()->block_recs[gp_thread_rank()].progress++;
+}
+
+GPUMPI_FN void gp_block_leave(void)
+{
+    gp_rank *me = gp_self();
+    if (me->block_published) {
+        gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
+        rec->progress++;
+        gp_sys_store_release64((uint64_t *)&rec->state, ((uint64_t)rec->progress << 32) | GP_REC_RUNNING);
+        me->block_published = 0;
+    }
+    gp_rank_stats *st = gp_my_stats();
+    if (st && me->block_fn) {
+        st->wait_ns += gp_clock_ns() - me->block_t0;
+        st->calls++;
+    }
+    me->block_fn = 0;
+}

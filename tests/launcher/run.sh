@@ -1,0 +1,268 @@
+#!/bin/sh
+# Launcher tests: options, every way a job ends, the deadlock watchdog, file
+# I/O, clocks and environment, output integrity and throughput, --stats,
+# gpumpirun. On the threads backend (CTest); on a GPU machine the same with
+# GPUMPI_LAUNCHER_BACKEND=cuda, plus the case gpu_scale.
+#   run.sh BUILD_DIR SOURCE_DIR CASE
+BUILD=$1 SRC=$2 CASE=$3
+. "$SRC/tests/e2e/checks.sh"
+W=$(mktemp -d)
+trap 'rm -rf "$W"' EXIT
+T=$SRC/tests/launcher
+# run BIN ARGS...: as checks.sh's, but a status of 124 is the watchdog's to
+# give, so a hang is told by SIGKILL (137) instead
+run() {
+    OUT_TXT=$(mktemp -p "$W"); ERR_TXT=$(mktemp -p "$W")
+    timeout -s KILL "${GPUMPI_TEST_TIMEOUT:-120}" "$@" >"$OUT_TXT" 2>"$ERR_TXT"
+    STATUS=$?
+    [ $STATUS -eq 137 ] && fail "$* was killed after ${GPUMPI_TEST_TIMEOUT:-120} s (hang?); stderr: $(head -c 2000 "$ERR_TXT")"
+    return 0
+}
+BACKEND=${GPUMPI_LAUNCHER_BACKEND:-threads}
+build() {
+    if [ "$BACKEND" = cuda ]; then
+        "$BUILD/bin/gpumpicc" -O2 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c for the GPU"
+    else
+        "$BUILD/bin/gpumpicc" --backend=threads -O1 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c"
+    fi
+}
+
+# status_is WHAT WANT: the last run's status
+status_is() { [ "$STATUS" -eq "$2" ] || fail "$1: status $STATUS, expected $2; stderr: $(head -c 3000 "$ERR_TXT"); stdout: $(head -c 1000 "$OUT_TXT")"; }
+# err_has WHAT TEXT: stderr holds the fixed string TEXT
+err_has() { grep -qF -- "$2" "$ERR_TXT" || fail "$1: stderr lacks \"$2\": $(head -c 3000 "$ERR_TXT")"; }
+out_has() { grep -qxF -- "$2" "$OUT_TXT" || fail "$1: stdout lacks the line \"$2\": $(head -c 3000 "$OUT_TXT")"; }
+
+case $CASE in
+options)
+    build lines
+    run "$W/lines" 1 ---gpumpi --help
+    status_is --help 0
+    for o in -n -g -b --device --stack --heap --timeout --stats --tag-output -v GPUMPI_NP GPUMPI_TIMEOUT GPUMPI_STACK GPUMPI_HEAP; do
+        grep -q -- "$o" "$OUT_TXT" || fail "--help does not mention $o"
+    done
+    for bad in "-x" "-n" "-n 0" "-n two" "--timeout -1" "--timeout abc" "--stack 12q" "--heap=" "-g 2" "--stats=1" \
+        "-n 9 -g 2 -b 4" "--device -1"; do
+        # shellcheck disable=SC2086 # the options are words on purpose
+        run "$W/lines" 1 ---gpumpi $bad
+        status_is "---gpumpi $bad" 2
+        err_has "---gpumpi $bad" "usage:"
+    done
+    GPUMPI_TIMEOUT=x run "$W/lines" 1
+    status_is "GPUMPI_TIMEOUT=x" 2
+    err_has "GPUMPI_TIMEOUT=x" "GPUMPI_TIMEOUT"
+    GPUMPI_NP=3 run "$W/lines" 2
+    status_is GPUMPI_NP 0
+    [ "$(wc -l <"$OUT_TXT")" -eq 6 ] || fail "GPUMPI_NP=3 did not run 3 ranks: $(cat "$OUT_TXT")"
+    GPUMPI_NP=3 run "$W/lines" 1 ---gpumpi -n 5
+    [ "$(wc -l <"$OUT_TXT")" -eq 5 ] || fail "-n 5 did not override GPUMPI_NP=3"
+    run "$W/lines" 1 ---gpumpi -g 2 -b 3
+    [ "$(wc -l <"$OUT_TXT")" -eq 6 ] || fail "-g 2 -b 3 did not run 6 ranks"
+    run "$W/lines" 1 ---gpumpi --timeout=0 --stack=64k --heap=1g -n 4
+    status_is "--name=value options" 0
+    [ "$(wc -l <"$OUT_TXT")" -eq 4 ] || fail "--name=value options: $(cat "$OUT_TXT")"
+    note "options: --help, 12 malformed command lines refused with status 2, GPUMPI_* defaults, --name=value" ;;
+endings)
+    build endings
+    run "$W/endings" return ---gpumpi -n 4
+    status_is "return 3 from main" 3
+    err_has return "rank 2 exited with status 3"
+    run "$W/endings" exit ---gpumpi -n 4
+    status_is "exit(5)" 5
+    err_has exit "gpumpi: rank 1 called exit(5)"
+    out_has exit "rank 1 before exit"
+    grep -q "passed the barrier" "$OUT_TXT" && fail "exit(5): other ranks went on"
+    [ "$(tail -n 1 "$ERR_TXT")" = "gpumpi: rank 1 called exit(5)" ] || fail "exit: the reason is not the last line"
+    run "$W/endings" exit0 ---gpumpi -n 4
+    status_is "exit(0) after MPI_Finalize" 0
+    [ "$(grep -c "exits$" "$OUT_TXT")" -eq 4 ] || fail "exit0: $(cat "$OUT_TXT")"
+    run "$W/endings" abort ---gpumpi -n 4
+    status_is "abort()" 134
+    err_has abort "gpumpi: rank 1 called abort()"
+    out_has abort "rank 1 before abort"
+    run "$W/endings" assert ---gpumpi -n 4
+    status_is "failed assert" 134
+    err_has assert "rank 2: $T/endings.c:52: main: Assertion \`x == 1' failed."
+    run "$W/endings" mpi_abort ---gpumpi -n 4
+    status_is "MPI_Abort" 7
+    err_has mpi_abort "rank 3: MPI_Abort called with error code 7"
+    run "$W/endings" segv ---gpumpi -n 4
+    status_is "a fault" 139
+    if [ "$BACKEND" = cuda ]; then
+        err_has segv "gpumpi: the GPU stopped the ranks: "
+        err_has segv "cudaErrorIllegalAddress"
+    else
+        err_has segv "gpumpi: rank 1: segmentation fault (signal 11)"
+    fi
+    run "$W/endings" atexit ---gpumpi -n 3
+    status_is atexit 0
+    for r in 0 1 2; do
+        [ "$(grep "^rank $r atexit" "$OUT_TXT" | tr '\n' '|')" = "rank $r atexit second|rank $r atexit first|" ] ||
+            fail "atexit: rank $r's handlers: $(cat "$OUT_TXT")"
+    done
+    mkdir "$W/files"
+    run "$W/endings" files "$W/files" ---gpumpi -n 3
+    status_is "unclosed files" 0
+    for r in 0 1 2; do
+        grep -qx "rank $r wrote this and never closed the file" "$W/files/unclosed$r.txt" || fail "rank $r's unclosed file was not flushed"
+    done
+    note "endings: return 3, exit(5), exit(0), abort 134, assert 134 (file, line, expression), MPI_Abort 7, SIGSEGV 139, atexit order, unclosed files flushed" ;;
+watchdog)
+    build deadlock
+    start=$(date +%s)
+    run "$W/deadlock" ring ---gpumpi -n 8 --timeout 2
+    status_is "deadlock ring" 124
+    err_has ring "gpumpi: deadlock: every rank still running has been blocked in MPI for"
+    err_has ring "gpumpi:   ranks 0-6: MPI_Recv from rank+1 (tag 0, MPI_COMM_WORLD)"
+    err_has ring "gpumpi:   rank 7: MPI_Recv from rank 0 (tag 0, MPI_COMM_WORLD)"
+    [ $(($(date +%s) - start)) -lt 15 ] || fail "the watchdog took too long"
+    run "$W/deadlock" ring ---gpumpi -n 64 --timeout 1
+    status_is "deadlock ring, 64 ranks" 124
+    err_has ring64 "gpumpi:   ranks 0-62: MPI_Recv from rank+1 (tag 0, MPI_COMM_WORLD)"
+    run "$W/deadlock" mixed ---gpumpi -n 5 --timeout 1
+    status_is "deadlock mixed" 124
+    err_has mixed "gpumpi:   rank 0: MPI_Barrier (MPI_COMM_WORLD)"
+    err_has mixed "gpumpi:   ranks 1-4: MPI_Recv from rank 0 (tag 5, MPI_COMM_WORLD)"
+    run "$W/deadlock" compute 3 ---gpumpi -n 8 --timeout 1
+    status_is "a long computation" 0
+    out_has compute "compute: done, v 1"
+    grep -q deadlock "$ERR_TXT" && fail "a computing rank was reported as a deadlock"
+    GPUMPI_TEST_TIMEOUT=20 run timeout 4 "$W/deadlock" ring ---gpumpi -n 4 --timeout 0
+    [ "$STATUS" -eq 124 ] && ! grep -q "gpumpi: deadlock" "$ERR_TXT" || fail "--timeout 0 did not turn the watchdog off"
+    note "watchdog: ring and mixed deadlocks reported with calls and peers (status 124); 3 s of computing is not a deadlock; --timeout 0 is off" ;;
+files)
+    build file_io
+    command -v mpicc.mpich >/dev/null || fail "mpicc.mpich not found: install Debian's mpich"
+    mpicc.mpich -O1 -w "$T/file_io.c" -o "$W/file_io_mpich" || fail "file_io.c does not build with MPICH"
+    for n in 1 3 4; do
+        mkdir "$W/m$n"
+        out=$(timeout 120 mpiexec.mpich -n $n "$W/file_io_mpich" "$W/m$n" 2>&1)
+        echo "$out" | grep -qx " No Errors" || fail "file_io under MPICH with $n processes: $out"
+    done
+    for n in 1 2 7 64; do
+        mkdir "$W/g$n"
+        run "$W/file_io" "$W/g$n" ---gpumpi -n $n
+        status_is "file_io at $n ranks" 0
+        out_has "file_io at $n ranks" " No Errors"
+        [ -z "$(ls "$W/g$n")" ] || fail "file_io left files behind: $(ls "$W/g$n")"
+    done
+    note "files: round trips (own file, shared file, tmpfile, rename, remove): No Errors under MPICH (1, 3, 4) and gpumpi (1, 2, 7, 64)"
+    build hostcall_rt
+    run "$W/hostcall_rt" 2000 ---gpumpi -n 16
+    status_is hostcall_rt 0
+    out_has hostcall_rt "hostcall_rt: answers right"
+    note "threads backend: $(cat "$ERR_TXT")" ;;
+stdin)
+    build stdin_read
+    seq 1 5000 >"$W/numbers"
+    run sh -c "\"\$0\" ---gpumpi -n 8 <\"\$1\"" "$W/stdin_read" "$W/numbers"
+    status_is stdin 0
+    out_has stdin "stdin: 5000 lines, sum 12502500, then end of file"
+    out_has stdin "stdin: other ranks saw end of file"
+    note "stdin: rank 0 read 5000 lines; the other ranks saw end of file" ;;
+clocks)
+    build clocks_env
+    for n in 1 7 64; do
+        GPUMPI_TEST_VALUE="alpha=beta gamma" run "$W/clocks_env" "$(date +%s)" ---gpumpi -n $n
+        status_is "clocks_env at $n ranks" 0
+        out_has "clocks_env at $n ranks" " No Errors"
+    done
+    note "clocks and environment: getenv, time, gettimeofday, clock_gettime, clock agree with the host at 1, 7, 64 ranks" ;;
+output)
+    build lines
+    start=$(date +%s.%N)
+    run "$W/lines" 1000 ---gpumpi -n 64
+    end=$(date +%s.%N)
+    status_is "64 x 1000 lines" 0
+    awk -v n=64 -v lines=1000 '
+        $1 != "rank" || $3 != "line" || $5 != "of" || NF != 15 || $15 != "dog" { print "torn or malformed line " NR ": " $0; exit 1 }
+        { r = $2; l = $4 + 0
+          if (l != seen[r] + 0) { print "rank " r ": line " l " came when line " seen[r] + 0 " was due"; exit 1 }
+          seen[r]++; total++ }
+        END { if (total != n * lines) { print "got " total " lines, expected " n * lines; exit 1 } }' "$OUT_TXT" >"$W/why" ||
+        fail "output: $(cat "$W/why")"
+    rate=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.0f", 64000 / (e - s) }')
+    note "output: 64 ranks x 1000 lines, none lost, torn or out of order; $rate lines/s end to end (threads backend, launch included); $(cat "$ERR_TXT")"
+    run "$W/lines" 3 ---gpumpi -n 4 --tag-output
+    status_is "--tag-output" 0
+    for r in 0 1 2 3; do
+        [ "$(grep -c "^\[1,$r\]<stdout>:rank $r line [0-2] of 3: the quick" "$OUT_TXT")" -eq 3 ] || fail "--tag-output: rank $r: $(cat "$OUT_TXT")"
+    done
+    grep -q "^\[1,0\]<stderr>:lines: 4 ranks" "$ERR_TXT" || fail "--tag-output: stderr not tagged: $(cat "$ERR_TXT")"
+    [ "$(wc -l <"$OUT_TXT")" -eq 12 ] || fail "--tag-output: extra lines"
+    note "--tag-output: every line starts [1,RANK]<stdout>: or [1,RANK]<stderr>:" ;;
+stats)
+    build stats_prog
+    run "$W/stats_prog" ---gpumpi -n 4 --stats
+    status_is "--stats" 0
+    for r in 0 1 2 3; do
+        grep -q "^gpumpi stats: rank $r: sent 10 (1000 bytes), received 10 (1000 bytes), " "$ERR_TXT" ||
+            fail "--stats: rank $r: $(cat "$ERR_TXT")"
+    done
+    grep -Eq "^gpumpi stats: messages sent +10 +10.0 +10 " "$ERR_TXT" || fail "--stats summary: $(cat "$ERR_TXT")"
+    grep -Eq "^gpumpi stats: bytes received +1000 +1000.0 +1000 " "$ERR_TXT" || fail "--stats summary: $(cat "$ERR_TXT")"
+    run "$W/stats_prog" ---gpumpi -n 4
+    grep -q "gpumpi stats" "$ERR_TXT" && fail "stats printed without --stats"
+    note "stats: 10 messages and 1000 bytes each way per rank counted" ;;
+gpumpirun)
+    build lines
+    run "$BUILD/bin/gpumpirun" -np 3 --tag-output "$W/lines" 2
+    status_is "gpumpirun -np 3 --tag-output" 0
+    [ "$(grep -c '^\[1,[0-2]\]<stdout>:rank' "$OUT_TXT")" -eq 6 ] || fail "gpumpirun: $(cat "$OUT_TXT" "$ERR_TXT")"
+    run "$BUILD/bin/gpumpirun" -n 2 --timeout 5 --stats "$W/lines" 1
+    status_is "gpumpirun --timeout 5 --stats" 0
+    err_has "gpumpirun --stats" "gpumpi stats: 2 ranks"
+    run "$BUILD/bin/gpumpirun" --bogus "$W/lines"
+    status_is "gpumpirun --bogus" 2
+    build clocks_env
+    run "$BUILD/bin/gpumpirun" -np 3 -x "GPUMPI_TEST_VALUE=alpha=beta gamma" --bind-to core "$W/clocks_env"
+    status_is "gpumpirun -x" 0
+    out_has "gpumpirun -x" " No Errors"
+    note "gpumpirun: -np, -n, --tag-output, --timeout, --stats passed on; -x exports; placement options ignored; unknown options refused" ;;
+stack)
+    # the GPU build measures the stack (no GPU needed); the threads backend
+    # has no figure and says so
+    build stack_need
+    run "$W/stack_need" ---gpumpi -n 2 -v
+    status_is "stack_need (threads)" 0
+    if [ "$BACKEND" != cuda ]; then
+        err_has "stack -v" "stack per rank 16384 bytes (the default: the build measured nothing)"
+        if grep -q '^#define GPUMPI_NVCC ""' "$BUILD/driver/gpumpi_config.h"; then
+            echo "skipped: gpumpi was configured without the CUDA toolkit"
+            exit 77
+        fi
+        "$BUILD/bin/gpumpicc" -O2 "$T/stack_need.c" -o "$W/stack_gpu" 2>"$W/gpu.err" || fail "GPU build: $(cat "$W/gpu.err")"
+        [ -s "$W/gpu.err" ] && fail "the GPU build printed: $(cat "$W/gpu.err")"
+        info=$(strings "$W/stack_gpu" | grep "^GPUMPI-BUILD-STACK:")
+        bytes=$(echo "$info" | sed 's/^GPUMPI-BUILD-STACK:\([0-9]*\).*/\1/')
+        [ -n "$bytes" ] && [ "$bytes" -ge 40000 ] && [ "$bytes" -lt 60000 ] || fail "recorded stack: $info"
+        case $info in *" r") ;; *) fail "recursion not flagged: $info" ;; esac
+        note "stack: the GPU build records $bytes bytes for main's 40,000-byte array, recursion flagged; threads: the default"
+    else
+        err_has "stack -v" "the program's deepest chain of frames"
+        note "stack: $(grep "stack per rank" "$ERR_TXT")"
+    fi ;;
+gpu_scale)
+    # on a GPU: every resident rank prints one line; the occupancy refusal
+    # fires one block past the limit, with the numbers
+    [ "$BACKEND" = cuda ] || fail "gpu_scale needs GPUMPI_LAUNCHER_BACKEND=cuda (and a GPU)"
+    build lines
+    max=$(largest_resident "$W/lines")
+    [ -n "$max" ] || fail "no refusal message for a shape far too big"
+    start=$(date +%s.%N)
+    run "$W/lines" 1 ---gpumpi -n "$max"
+    end=$(date +%s.%N)
+    status_is "$max ranks printing a line each" 0
+    [ "$(grep -c "^rank [0-9]* line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq "$max" ] ||
+        fail "$max ranks: $(wc -l <"$OUT_TXT") lines"
+    [ "$(cut -d' ' -f2 "$OUT_TXT" | sort -n | uniq | wc -l)" -eq "$max" ] || fail "$max ranks: a rank's line is missing"
+    note "gpu_scale: $max ranks printed a line each in $(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.2f", e - s }') s (launch included); $(cat "$ERR_TXT")"
+    blocks=$((max / 128))
+    run "$W/lines" 1 ---gpumpi -g $((blocks + 1)) -b 128
+    status_is "one block past the limit" 2
+    err_has "one block past" "Use at most $max ranks."
+    run "$W/lines" 1 ---gpumpi -g $blocks -b 128
+    status_is "exactly the limit" 0
+    note "gpu_scale: $blocks blocks of 128 run, $((blocks + 1)) are refused with the numbers" ;;
+*) fail "unknown case $CASE" ;;
+esac
