@@ -129,6 +129,9 @@ typedef struct gp_rank {
     void *bsend_buf;    /* MPI_Buffer_attach */
     int bsend_size;
     gp_rank_heap heap;
+    int libc_errno;     /* errno (libc-shim): inline, it must work when malloc cannot */
+    void *libc;         /* the rest of the C library's per-rank state (libc-shim/src/libc_state.cu),
+                         * allocated on first use */
     uint32_t out_len;   /* bytes pending in out_line */
     char out_line[GP_LINE_BYTES];
 } gp_rank;
