@@ -26,4 +26,7 @@
 #define fputc gp_fputc
 #define fwrite gp_fwrite
 #define fflush gp_fflush
+#define perror gp_perror
+#define sscanf gp_sscanf
+#define vsscanf gp_vsscanf
 #endif

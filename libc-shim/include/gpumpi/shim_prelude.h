@@ -15,12 +15,30 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <math.h>
 #include <assert.h>
+#include <ctype.h>
+#include <errno.h>
+#include <time.h>
+#include <unistd.h>
+#include <getopt.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/stat.h>
+#include <sys/time.h>
+#include <sys/resource.h>
+#include <wchar.h>
 
 #include "gpumpi/platform.h"
 #include "gpumpi/shim_stdio.h"
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/shim_string.h"
+#include "gpumpi/shim_ctype.h"
+#include "gpumpi/shim_errno.h"
+#include "gpumpi/shim_unistd.h"
+#include "gpumpi/shim_time.h"
+#include "gpumpi/shim_signal.h"
+#include "gpumpi/scan.h"
 
 #endif

@@ -23,6 +23,7 @@ GPUMPI_FN int gp_putchar(int c);
 GPUMPI_FN int gp_fputc(int c, gp_FILE *f);
 GPUMPI_FN size_t gp_fwrite(const void *p, size_t size, size_t n, gp_FILE *f);
 GPUMPI_FN int gp_fflush(gp_FILE *f);
+GPUMPI_FN void gp_perror(const char *s); /* perror.cu */
 
 /* Send this rank's pending stdout to the host (at exit, before a failure). */
 GPUMPI_FN void gp_stdio_flush_rank(void);
