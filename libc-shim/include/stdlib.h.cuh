@@ -31,6 +31,8 @@
 #define ldiv(a, b) gp_ldiv(a, b)
 #define lldiv(a, b) gp_lldiv(a, b)
 #define qsort gp_qsort
+#define qsort_r gp_qsort_r
+#define reallocarray gp_reallocarray
 #define bsearch gp_bsearch
 #define rand gp_rand
 #define srand gp_srand

@@ -38,6 +38,11 @@
 #define strndup gp_strndup
 #define strerror gp_strerror
 #define strerror_r gp_strerror_r
+#define memmem gp_memmem
+#define strchrnul gp_strchrnul
+#define rawmemchr gp_rawmemchr
+#define explicit_bzero gp_explicit_bzero
+#define strsignal gp_strsignal
 /* glibc's <string.h> also declares the strings.h functions */
 #include "strings.h.cuh"
 #endif

@@ -29,3 +29,11 @@ GPUMPI_FN lldiv_t gp_lldiv(long long a, long long b)
     r.rem = a % b;
     return r;
 }
+
+GPUMPI_FN imaxdiv_t gp_imaxdiv(intmax_t a, intmax_t b)
+{
+    imaxdiv_t r;
+    r.quot = a / b;
+    r.rem = a % b;
+    return r;
+}

@@ -271,3 +271,12 @@ GPUMPI_FN int gp_posix_memalign(void **out, size_t align, size_t n)
     *out = p;
     return 0;
 }
+
+GPUMPI_FN void *gp_reallocarray(void *p, size_t n, size_t size)
+{
+    if (size && n > (size_t)-1 / size) {
+        gp_self()->libc_errno = GP_ENOMEM;
+        return 0;
+    }
+    return gp_realloc(p, n * size);
+}

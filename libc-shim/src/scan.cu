@@ -198,7 +198,7 @@ GPUMPI_FN GP_SCAN_NOINLINE int gp_vscan(gp_scan_src *src, const char *fmt, va_li
 {
     gp_reader rd = {src, -2, 0};
     gp_reader *r = &rd;
-    int assigned = 0, converted_any = 0, input_failure = 0;
+    int assigned = 0, input_failure = 0;
     const unsigned char *p = (const unsigned char *)fmt;
 
     while (*p) {
@@ -301,7 +301,6 @@ GPUMPI_FN GP_SCAN_NOINLINE int gp_vscan(gp_scan_src *src, const char *fmt, va_li
                 else
                     ((char *)dst)[n] = 0;
             }
-            converted_any = 1;
             if (!suppress) assigned++;
             continue;
         }
@@ -333,7 +332,6 @@ GPUMPI_FN GP_SCAN_NOINLINE int gp_vscan(gp_scan_src *src, const char *fmt, va_li
                     gp_store_int(va_arg(ap, void *), len, v);
                 assigned++;
             }
-            converted_any = 1;
             break;
         }
         case 'f':
@@ -349,12 +347,15 @@ GPUMPI_FN GP_SCAN_NOINLINE int gp_vscan(gp_scan_src *src, const char *fmt, va_li
                 if (len == GP_L_L)
                     *va_arg(ap, double *) = gp_strtod(f.buf, 0);
                 else if (len == GP_L_BIGL || len == GP_L_LL)
+#if defined(GPUMPI_CUDA)
+                    *va_arg(ap, double *) = gp_strtod(f.buf, 0); /* long double is double there */
+#else
                     *va_arg(ap, long double *) = gp_strtold(f.buf, 0);
+#endif
                 else
                     *va_arg(ap, float *) = gp_strtof(f.buf, 0);
                 assigned++;
             }
-            converted_any = 1;
             break;
         }
         default:

@@ -7,6 +7,18 @@
 
 typedef int (*gp_cmp_fn)(const void *, const void *);
 
+/* qsort's comparison or qsort_r's, with its argument */
+typedef struct gp_cmp_ctx {
+    gp_cmp_fn cmp2;
+    int (*cmp3)(const void *, const void *, void *);
+    void *arg;
+} gp_cmp_ctx;
+
+GPUMPI_FN static int gp_cmpc(const gp_cmp_ctx *c, const void *a, const void *b)
+{
+    return c->cmp3 ? c->cmp3(a, b, c->arg) : c->cmp2(a, b);
+}
+
 GPUMPI_FN static void gp_swap(char *a, char *b, size_t size)
 {
     if (a == b) return;
@@ -35,19 +47,19 @@ GPUMPI_FN static void gp_swap(char *a, char *b, size_t size)
     }
 }
 
-GPUMPI_FN static void gp_sift_down(char *base, size_t root, size_t n, size_t size, gp_cmp_fn cmp)
+GPUMPI_FN static void gp_sift_down(char *base, size_t root, size_t n, size_t size, const gp_cmp_ctx *cmp)
 {
     for (;;) {
         size_t child = 2 * root + 1;
         if (child >= n) return;
-        if (child + 1 < n && cmp(base + child * size, base + (child + 1) * size) < 0) child++;
-        if (cmp(base + root * size, base + child * size) >= 0) return;
+        if (child + 1 < n && gp_cmpc(cmp, base + child * size, base + (child + 1) * size) < 0) child++;
+        if (gp_cmpc(cmp, base + root * size, base + child * size) >= 0) return;
         gp_swap(base + root * size, base + child * size, size);
         root = child;
     }
 }
 
-GPUMPI_FN static void gp_heapsort(char *base, size_t n, size_t size, gp_cmp_fn cmp)
+GPUMPI_FN static void gp_heapsort(char *base, size_t n, size_t size, const gp_cmp_ctx *cmp)
 {
     for (size_t i = n / 2; i-- > 0;) gp_sift_down(base, i, n, size, cmp);
     for (size_t end = n; end-- > 1;) {
@@ -56,16 +68,16 @@ GPUMPI_FN static void gp_heapsort(char *base, size_t n, size_t size, gp_cmp_fn c
     }
 }
 
-GPUMPI_FN static void gp_insertion(char *base, size_t n, size_t size, gp_cmp_fn cmp)
+GPUMPI_FN static void gp_insertion(char *base, size_t n, size_t size, const gp_cmp_ctx *cmp)
 {
     for (size_t i = 1; i < n; i++)
-        for (size_t j = i; j > 0 && cmp(base + (j - 1) * size, base + j * size) > 0; j--)
+        for (size_t j = i; j > 0 && gp_cmpc(cmp, base + (j - 1) * size, base + j * size) > 0; j--)
             gp_swap(base + (j - 1) * size, base + j * size, size);
 }
 
 #define GP_SORT_SMALL 12
 
-GPUMPI_FN void gp_qsort(void *array, size_t n, size_t size, gp_cmp_fn cmp)
+GPUMPI_FN static void gp_sort(void *array, size_t n, size_t size, const gp_cmp_ctx *cmp)
 {
     if (n < 2 || size == 0) return;
     char *base = (char *)array;
@@ -87,18 +99,18 @@ GPUMPI_FN void gp_qsort(void *array, size_t n, size_t size, gp_cmp_fn cmp)
             char *a = base + lo * size;
             char *mid = a + (n / 2) * size, *last = a + (n - 1) * size;
             /* median of first, middle, last into a[0] */
-            if (cmp(mid, a) < 0) gp_swap(mid, a, size);
-            if (cmp(last, mid) < 0) {
+            if (gp_cmpc(cmp, mid, a) < 0) gp_swap(mid, a, size);
+            if (gp_cmpc(cmp, last, mid) < 0) {
                 gp_swap(last, mid, size);
-                if (cmp(mid, a) < 0) gp_swap(mid, a, size);
+                if (gp_cmpc(cmp, mid, a) < 0) gp_swap(mid, a, size);
             }
             gp_swap(a, mid, size); /* the median is the pivot at a[0] */
             size_t i = 0, j = n;
             for (;;) {
                 do i++;
-                while (i < n && cmp(a + i * size, a) < 0);
+                while (i < n && gp_cmpc(cmp, a + i * size, a) < 0);
                 do j--;
-                while (cmp(a + j * size, a) > 0);
+                while (gp_cmpc(cmp, a + j * size, a) > 0);
                 if (i >= j) break;
                 gp_swap(a + i * size, a + j * size, size);
             }
@@ -118,6 +130,18 @@ GPUMPI_FN void gp_qsort(void *array, size_t n, size_t size, gp_cmp_fn cmp)
         top--;
         lo = stack[top].lo, n = stack[top].n, depth = stack[top].depth;
     }
+}
+
+GPUMPI_FN void gp_qsort(void *base, size_t n, size_t size, gp_cmp_fn cmp)
+{
+    gp_cmp_ctx c = {cmp, 0, 0};
+    gp_sort(base, n, size, &c);
+}
+
+GPUMPI_FN void gp_qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *), void *arg)
+{
+    gp_cmp_ctx c = {0, cmp, arg};
+    gp_sort(base, n, size, &c);
 }
 
 GPUMPI_FN void *gp_bsearch(const void *key, const void *array, size_t n, size_t size, gp_cmp_fn cmp)

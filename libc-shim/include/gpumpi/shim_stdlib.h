@@ -41,8 +41,12 @@ GPUMPI_FN intmax_t gp_imaxabs(intmax_t x);
 GPUMPI_FN div_t gp_div(int a, int b);
 GPUMPI_FN ldiv_t gp_ldiv(long a, long b);
 GPUMPI_FN lldiv_t gp_lldiv(long long a, long long b);
+#include <inttypes.h> /* imaxdiv_t */
+GPUMPI_FN imaxdiv_t gp_imaxdiv(intmax_t a, intmax_t b);
 
 GPUMPI_FN void gp_qsort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *));
+GPUMPI_FN void gp_qsort_r(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *, void *), void *arg);
+GPUMPI_FN void *gp_reallocarray(void *p, size_t n, size_t size);
 GPUMPI_FN void *gp_bsearch(const void *key, const void *base, size_t n, size_t size,
                            int (*cmp)(const void *, const void *));
 

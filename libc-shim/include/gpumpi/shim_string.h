@@ -46,6 +46,12 @@ GPUMPI_FN size_t gp_strlcat(char *dst, const char *src, size_t n);
 GPUMPI_FN const char *gp_errmsg(int e);
 GPUMPI_FN char *gp_strerror(int e);
 GPUMPI_FN char *gp_strerror_r(int e, char *buf, size_t n);
+/* string_gnu.cu */
+GPUMPI_FN void *gp_memmem(const void *hay, size_t n, const void *needle, size_t m);
+GPUMPI_FN char *gp_strchrnul(const char *s, int c);
+GPUMPI_FN void *gp_rawmemchr(const void *s, int c);
+GPUMPI_FN void gp_explicit_bzero(void *p, size_t n);
+GPUMPI_FN char *gp_strsignal(int sig);
 /* strings.cu */
 GPUMPI_FN int gp_strcasecmp(const char *a, const char *b);
 GPUMPI_FN int gp_strncasecmp(const char *a, const char *b, size_t n);
