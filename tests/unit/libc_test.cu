@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <float.h>
 #include <getopt.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <math.h>
 #include <stdarg.h>
@@ -375,6 +376,10 @@ static int cmp_int(const void *a, const void *b)
     int x = *(const int *)a, y = *(const int *)b;
     return x < y ? -1 : x > y;
 }
+static int cmp_int_r(const void *a, const void *b, void *arg)
+{
+    return *(int *)arg * cmp_int(a, b);
+}
 typedef struct {
     char key[5];
     short tag;
@@ -426,6 +431,13 @@ static void test_qsort(void)
     qsort(r1, 3000, sizeof(rec7), cmp_rec);
     gp_qsort(r2, 3000, sizeof(rec7), cmp_rec);
     if (memcmp(r1, r2, sizeof r1)) failf("7-byte records");
+    /* qsort_r: the argument reaches the comparison (descending here) */
+    for (int i = 0; i < 1000; i++) x[i] = y[i] = (int)(rnd() % 5000);
+    int sign = -1;
+    qsort_r(x, 1000, sizeof(int), cmp_int_r, &sign);
+    gp_qsort_r(y, 1000, sizeof(int), cmp_int_r, &sign);
+    n_cases++;
+    if (memcmp(x, y, 1000 * sizeof(int)) || x[0] < x[999]) failf("qsort_r");
 }
 
 /* ---- random numbers ---- */
@@ -612,6 +624,29 @@ static void test_strings(long nrandom)
         if (ffs((int)v) != gp_ffs((int)v) || ffsl((long)v) != gp_ffsl((long)v) || ffsll(v) != gp_ffsll(v))
             failf("ffs %lld", v);
     }
+    /* GNU extras */
+    for (int i = 0; i < nw; i++)
+        for (int j = 0; j < nw; j++) {
+            const char *h = words[i], *nd = words[j];
+            n_cases++;
+            if (memmem(h, strlen(h), nd, strlen(nd)) != gp_memmem(h, strlen(h), nd, strlen(nd)))
+                failf("memmem \"%s\" \"%s\"", h, nd);
+        }
+    for (int i = 0; i < nw; i++)
+        for (int c = 0; c < 256; c += 7)
+            if (strchrnul(words[i], c) != gp_strchrnul(words[i], c)) failf("strchrnul \"%s\" %d", words[i], c);
+    for (int sig = -1; sig < 70; sig++) {
+        char want[64];
+        snprintf(want, sizeof want, "%s", strsignal(sig));
+        n_cases++;
+        if (strcmp(want, gp_strsignal(sig))) failf("strsignal(%d): glibc \"%s\", got \"%s\"", sig, want, gp_strsignal(sig));
+    }
+    imaxdiv_t q1 = imaxdiv(-7, 2), q2 = gp_imaxdiv(-7, 2);
+    div_t d1 = div(-7, 2), d2 = gp_div(-7, 2);
+    ldiv_t l1 = ldiv(7, -2), l2 = gp_ldiv(7, -2);
+    if (q1.quot != q2.quot || q1.rem != q2.rem || d1.quot != d2.quot || d1.rem != d2.rem || l1.quot != l2.quot ||
+        l1.rem != l2.rem || gp_abs(-5) != 5 || gp_llabs(-5ll) != 5 || gp_labs(3) != 3)
+        failf("div/abs");
     (void)nrandom;
 
     section = "ctype";
