@@ -40,6 +40,10 @@
 #include "gpumpi/shim_time.h"
 #include "gpumpi/shim_signal.h"
 #include "gpumpi/scan.h"
+/* errno is the rank's own whichever header brought it in (the host's
+ * <errno.h> is included above for everyone) */
+#undef errno
+#define errno (*gp_errno_location())
 /* last: calls of host functions the shim lacks become build errors */
 #include "gpumpi/unprovided.h"
 

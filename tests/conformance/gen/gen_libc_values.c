@@ -24,6 +24,10 @@ static uint64_t rnd(void)
 /* The checking program, after the tables. */
 static const char checks[] =
     "#define COUNT(a) (int)(sizeof(a) / sizeof((a)[0]))\n"
+    "/* every rank checks the first SHARED cases of each table, and its share\n"
+    " * of the rest: together the ranks check every case, at any size */\n"
+    "#define SHARED 24\n"
+    "#define MINE(i) ((i) < SHARED || (i) % size == rank)\n"
     "\n"
     "/* what sscanf stored, as the generator rendered it */\n"
     "static void render(const char *types, int ret, void *slots, char *out, size_t cap)\n"
@@ -51,6 +55,7 @@ static const char checks[] =
     "    n = COUNT(strtod_cases);\n"
     "    for (k = 0; k < n; k++) {\n"
     "        i = (k + rank) % n;\n"
+    "        if (!MINE(i)) continue;\n"
     "        char *end;\n"
     "        errno = 0;\n"
     "        double d = strtod(strtod_cases[i].s, &end);\n"
@@ -72,6 +77,7 @@ static const char checks[] =
     "    n = COUNT(fmt_double);\n"
     "    for (k = 0; k < n; k++) {\n"
     "        i = (k + rank) % n;\n"
+    "        if (!MINE(i)) continue;\n"
     "        int r = snprintf(out, sizeof out, fmt_double[i].fmt, fmt_double[i].v);\n"
     "        CHECK(r == fmt_double[i].ret && strcmp(out, fmt_double[i].out) == 0, \"snprintf(\\\"%s\\\", %a): \\\"%s\\\" (%d), expected \\\"%s\\\"\",\n"
     "              fmt_double[i].fmt, fmt_double[i].v, out, r, fmt_double[i].out);\n"
@@ -79,6 +85,7 @@ static const char checks[] =
     "    n = COUNT(fmt_int);\n"
     "    for (k = 0; k < n; k++) {\n"
     "        i = (k + rank) % n;\n"
+    "        if (!MINE(i)) continue;\n"
     "        int r = strstr(fmt_int[i].fmt, \"ll\") ? snprintf(out, sizeof out, fmt_int[i].fmt, fmt_int[i].v)\n"
     "                                              : snprintf(out, sizeof out, fmt_int[i].fmt, (int)fmt_int[i].v);\n"
     "        CHECK(r == fmt_int[i].ret && strcmp(out, fmt_int[i].out) == 0, \"snprintf(\\\"%s\\\", %lld): \\\"%s\\\" (%d), expected \\\"%s\\\"\",\n"
@@ -87,6 +94,7 @@ static const char checks[] =
     "    n = COUNT(scan_cases);\n"
     "    for (k = 0; k < n; k++) {\n"
     "        i = (k + rank) % n;\n"
+    "        if (!MINE(i)) continue;\n"
     "        union { int i; long long l; double d; float f; char s[64]; } v[4];\n"
     "        memset(v, 0, sizeof v);\n"
     "        int r = sscanf(scan_cases[i].in, scan_cases[i].fmt, &v[0], &v[1], &v[2], &v[3]);\n"
@@ -151,11 +159,15 @@ int main(void)
            "    uint32_t f;\n    int erange_f;\n} strtod_cases[] = {\n");
     for (size_t i = 0; i < sizeof edges / sizeof *edges; i++) strtod_case(edges[i]);
     char buf[1200];
-    for (int i = 0; i < 80; i++) {
+    for (int i = 0; i < 480; i++) {
         uint64_t u = rnd();
         double d;
         memcpy(&d, &u, 8);
         if (isnan(d) || isinf(d)) continue;
+        if (i % 3 == 0) { /* nearer 1 than random bits usually are */
+            int e = (int)(rnd() % 80) - 40;
+            d = ldexp((double)(rnd() >> 11), e - 53);
+        }
         switch (i % 4) {
         case 0: snprintf(buf, sizeof buf, "%.17g", d); break;
         case 1: snprintf(buf, sizeof buf, "%.*e", (int)(rnd() % 25), d); break;
@@ -178,7 +190,7 @@ int main(void)
     printf("static const struct {\n    const char *fmt;\n    double v;\n    const char *out;\n    int ret;\n} "
            "fmt_double[] = {\n");
     for (size_t i = 0; i < sizeof dfmts / sizeof *dfmts; i++)
-        for (size_t j = 0; j < sizeof dvals / sizeof *dvals; j += 1 + (i + j) % 3) {
+        for (size_t j = 0; j < sizeof dvals / sizeof *dvals; j++) {
             char out[512];
             int r = snprintf(out, sizeof out, dfmts[i], dvals[j]);
             printf("    {");
@@ -198,7 +210,7 @@ int main(void)
     printf("static const struct {\n    const char *fmt;\n    long long v;\n    const char *out;\n    int ret;\n} "
            "fmt_int[] = {\n");
     for (size_t i = 0; i < sizeof ifmts / sizeof *ifmts; i++)
-        for (size_t j = 0; j < sizeof ivals / sizeof *ivals; j += 1 + (i + j) % 2) {
+        for (size_t j = 0; j < sizeof ivals / sizeof *ivals; j++) {
             char out[512];
             int r;
             /* formats without ll take an int */
@@ -229,7 +241,57 @@ int main(void)
               {"-0x", "%x", "i"}, {"3 4", "%*d %d", "i"}, {"0.1 0.2 0.3", "%g %lg %e", "fdf"}};
     printf("static const struct {\n    const char *in, *fmt, *types;\n    int ret;\n    const char *vals;\n} "
            "scan_cases[] = {\n");
-    for (size_t i = 0; i < sizeof sc / sizeof *sc; i++) {
+    size_t nfixed = sizeof sc / sizeof *sc;
+    static char rin[200][300], rfmt[200][80], rtypes[200][8];
+    for (size_t i = 0; i < nfixed + 200; i++) {
+        const char *in_i, *fmt_i, *types_i;
+        if (i < nfixed) {
+            in_i = sc[i].in, fmt_i = sc[i].fmt, types_i = sc[i].types;
+        } else { /* printf's output read back by random conversions */
+            size_t r = i - nfixed;
+            int k = 0, f = 0, nconv = 1 + (int)(rnd() % 4);
+            for (int c = 0; c < nconv; c++) {
+                if (c) {
+                    rin[r][k++] = ' ';
+                    rfmt[r][f++] = ' ';
+                }
+                const char *w = rnd() % 4 ? "" : (const char *[]){"1", "3", "8"}[rnd() % 3];
+                switch (rnd() % 5) {
+                case 0:
+                    k += snprintf(rin[r] + k, 300 - k, (const char *[]){"%d", "%#x", "%o", "%x"}[rnd() % 4], (int)rnd());
+                    f += snprintf(rfmt[r] + f, 80 - f, "%%%s%s", w, (const char *[]){"d", "i", "x", "o", "u"}[rnd() % 5]);
+                    rtypes[r][c] = 'i';
+                    break;
+                case 1:
+                    k += snprintf(rin[r] + k, 300 - k, "%lld", (long long)rnd() >> (rnd() % 64));
+                    f += snprintf(rfmt[r] + f, 80 - f, "%%%slld", w);
+                    rtypes[r][c] = 'l';
+                    break;
+                case 2: {
+                    double d = ldexp((double)(rnd() >> 11), (int)(rnd() % 200) - 150);
+                    k += snprintf(rin[r] + k, 300 - k, (const char *[]){"%.17g", "%a", "%e", "%.3f"}[rnd() % 4], d);
+                    f += snprintf(rfmt[r] + f, 80 - f, "%%%s%s", w, (const char *[]){"lf", "le", "lg", "la"}[rnd() % 4]);
+                    rtypes[r][c] = 'd';
+                    break;
+                }
+                case 3: {
+                    double d = ldexp((double)(rnd() >> 11), (int)(rnd() % 100) - 80);
+                    k += snprintf(rin[r] + k, 300 - k, (const char *[]){"%.9g", "%a", "%e"}[rnd() % 3], d);
+                    f += snprintf(rfmt[r] + f, 80 - f, "%%%s%s", w, (const char *[]){"f", "e", "g"}[rnd() % 3]);
+                    rtypes[r][c] = 'f';
+                    break;
+                }
+                default: {
+                    int len = 1 + (int)(rnd() % 8);
+                    for (int j = 0; j < len; j++) rin[r][k++] = (char)('a' + rnd() % 26);
+                    rin[r][k] = 0;
+                    f += snprintf(rfmt[r] + f, 80 - f, "%%%s%s", w, (const char *[]){"s", "[a-m]"}[rnd() % 2]);
+                    rtypes[r][c] = 's';
+                }
+                }
+            }
+            in_i = rin[r], fmt_i = rfmt[r], types_i = rtypes[r];
+        }
         union {
             int i;
             long long l;
@@ -238,11 +300,11 @@ int main(void)
             char s[64];
         } v[4];
         memset(v, 0, sizeof v);
-        int r = sscanf(sc[i].in, sc[i].fmt, &v[0], &v[1], &v[2], &v[3]);
+        int r = sscanf(in_i, fmt_i, &v[0], &v[1], &v[2], &v[3]);
         char vals[512] = "";
         size_t n = 0;
-        for (int k = 0; k < r && sc[i].types[k]; k++) {
-            switch (sc[i].types[k]) {
+        for (int k = 0; k < r && types_i[k]; k++) {
+            switch (types_i[k]) {
             case 'i': n += snprintf(vals + n, sizeof vals - n, "%d|", v[k].i); break;
             case 'l': n += snprintf(vals + n, sizeof vals - n, "%lld|", v[k].l); break;
             case 'd': n += snprintf(vals + n, sizeof vals - n, "%a|", v[k].d); break;
@@ -252,10 +314,10 @@ int main(void)
             }
         }
         printf("    {");
-        cstr(sc[i].in);
+        cstr(in_i);
         printf(", ");
-        cstr(sc[i].fmt);
-        printf(", \"%s\", %d, ", sc[i].types, r);
+        cstr(fmt_i);
+        printf(", \"%s\", %d, ", types_i, r);
         cstr(vals);
         printf("},\n");
     }
