@@ -84,7 +84,7 @@ GPUMPI_FN static void gp_sort(void *array, size_t n, size_t size, const gp_cmp_c
     struct {
         size_t lo, n;
         int depth;
-    } stack[64]; /* the larger side is pushed: at most log2(n) entries */
+    } stack[44]; /* the larger side is pushed: at most log2(n) entries (n < 2^44) */
     int top = 0;
     int depth = 2;
     for (size_t m = n; m > 1; m >>= 1) depth += 2;
