@@ -198,7 +198,10 @@ GPUMPI_FN void gp_free(void *p)
 
 GPUMPI_FN void *gp_calloc(size_t count, size_t size)
 {
-    if (size && count > (size_t)-1 / size) return 0;
+    if (size && count > (size_t)-1 / size) {
+        gp_self()->libc_errno = GP_ENOMEM;
+        return 0;
+    }
     void *p = gp_malloc(count * size);
     if (p) gp_memset(p, 0, count * size);
     return p;
