@@ -48,5 +48,13 @@
 #define rename gp_rename
 #define tmpfile gp_tmpfile
 #define fileno gp_fileno
-#define fscanf fscanf_is_not_provided_by_gpumpi_yet
+#define fscanf gp_fscanf
+#define vfscanf gp_vfscanf
+#define scanf gp_scanf
+#define vscanf gp_vscanf
+#define setvbuf gp_setvbuf
+#define setbuf gp_setbuf
+#define perror gp_perror
+#define sscanf gp_sscanf
+#define vsscanf gp_vsscanf
 #endif

@@ -10,17 +10,6 @@
 #include "libc_state.h"
 #include "runtime.h"
 
-GPUMPI_FN gp_libc_state *gp_libc(void)
-{
-    gp_rank *me = gp_self();
-    if (!me->libc) {
-        gp_libc_state *s = (gp_libc_state *)gp_malloc(sizeof(gp_libc_state));
-        if (s) gp_memset(s, 0, sizeof *s);
-        me->libc = s;
-    }
-    return (gp_libc_state *)me->libc;
-}
-
 GPUMPI_FN int gp_atexit(void (*fn)(void))
 {
     gp_libc_state *s = gp_libc();

@@ -17,6 +17,10 @@
 
 #define GP_BLOCK_HEADER 16
 #define GP_BLOCK_MAGIC 0x6b62u
+/* A header in front of an over-aligned payload inside a bigger block: its
+ * owner field holds the distance back to the real payload. */
+#define GP_ALIGNED_MAGIC 0x6b61u
+#define GP_ENOMEM 12
 #define GP_REFILL_BYTES (64u << 10) /* most a rank carves for one small class at once */
 
 typedef struct gp_block {
@@ -140,6 +144,7 @@ GPUMPI_FN void *gp_malloc(size_t n)
     if (cls < GP_HEAP_CLASSES) b = cls < GP_HEAP_SMALL_CLASSES ? gp_small_block(cls) : gp_big_block(cls);
     if (!b) {
         gp_report_exhausted(n);
+        gp_self()->libc_errno = GP_ENOMEM;
         return 0;
     }
     gp_block *k = (gp_block *)(uintptr_t)b;
@@ -153,6 +158,10 @@ GPUMPI_FN void *gp_malloc(size_t n)
 GPUMPI_FN static gp_block *gp_header(void *p, const char *fn)
 {
     gp_block *k = (gp_block *)((char *)p - GP_BLOCK_HEADER);
+    if (k->magic == GP_ALIGNED_MAGIC) { /* from aligned_alloc: the block it sits in */
+        p = (char *)p - k->owner;
+        k = (gp_block *)((char *)p - GP_BLOCK_HEADER);
+    }
     if (k->magic != GP_BLOCK_MAGIC)
         gp_fatal(fn, MPI_ERR_OTHER, "%p was not returned by malloc, or was freed twice", p);
     return k;
@@ -162,6 +171,8 @@ GPUMPI_FN void gp_free(void *p)
 {
     if (!p) return;
     gp_block *k = gp_header(p, "free");
+    gp_block *a = (gp_block *)((char *)p - GP_BLOCK_HEADER);
+    if (a != k) a->magic = 0; /* an aligned payload's own header */
     k->magic = 0;
     uint64_t b = (uint64_t)(uintptr_t)k;
     int cls = k->cls;
@@ -189,7 +200,10 @@ GPUMPI_FN void gp_free(void *p)
 
 GPUMPI_FN void *gp_calloc(size_t count, size_t size)
 {
-    if (size && count > (size_t)-1 / size) return 0;
+    if (size && count > (size_t)-1 / size) {
+        gp_self()->libc_errno = GP_ENOMEM;
+        return 0;
+    }
     void *p = gp_malloc(count * size);
     if (p) gp_memset(p, 0, count * size);
     return p;
@@ -203,13 +217,71 @@ GPUMPI_FN void *gp_realloc(void *p, size_t n)
         return 0;
     }
     gp_block *k = gp_header(p, "realloc");
-    if (gp_class_bytes(k->cls) - GP_BLOCK_HEADER >= n) { /* still fits */
+    gp_block *a = (gp_block *)((char *)p - GP_BLOCK_HEADER);
+    uint64_t have = a != k ? a->size : k->size; /* what the caller's pointer holds */
+    if (a == k && gp_class_bytes(k->cls) - GP_BLOCK_HEADER >= n) { /* still fits */
         k->size = n;
         return p;
     }
     void *q = gp_malloc(n);
     if (!q) return 0;
-    gp_memcpy(q, p, k->size);
+    gp_memcpy(q, p, have < n ? have : n);
     gp_free(p);
     return q;
+}
+
+/* Alignments up to 16 are what malloc gives anyway; larger ones take a
+ * block with room to slide the payload up to the boundary, and a second
+ * header just before it leads free and realloc back to the block. */
+GPUMPI_FN void *gp_memalign(size_t align, size_t n)
+{
+    if (align <= GP_BLOCK_HEADER) return gp_malloc(n);
+    if (n > ((size_t)1 << 46)) {
+        gp_self()->libc_errno = GP_ENOMEM;
+        return 0;
+    }
+    char *raw = (char *)gp_malloc(n + align + GP_BLOCK_HEADER);
+    if (!raw) return 0;
+    uintptr_t at = ((uintptr_t)raw + GP_BLOCK_HEADER + align - 1) & ~(uintptr_t)(align - 1);
+    gp_block *a = (gp_block *)(at - GP_BLOCK_HEADER);
+    a->owner = (uint32_t)(at - (uintptr_t)raw);
+    a->cls = 0;
+    a->magic = GP_ALIGNED_MAGIC;
+    a->size = n;
+    return (void *)at;
+}
+
+GPUMPI_FN static int gp_pow2(size_t x) { return x && !(x & (x - 1)); }
+
+#define GP_EINVAL 22
+
+/* C11 asks a power of two; glibc accepts any such alignment (and any size). */
+GPUMPI_FN void *gp_aligned_alloc(size_t align, size_t n)
+{
+    if (!gp_pow2(align)) {
+        gp_self()->libc_errno = GP_EINVAL;
+        return 0;
+    }
+    return gp_memalign(align, n);
+}
+
+/* The error is returned; errno is left alone, as POSIX says. */
+GPUMPI_FN int gp_posix_memalign(void **out, size_t align, size_t n)
+{
+    if (!gp_pow2(align) || align % sizeof(void *)) return GP_EINVAL;
+    int saved = gp_self()->libc_errno;
+    void *p = gp_memalign(align, n);
+    gp_self()->libc_errno = saved;
+    if (!p) return GP_ENOMEM;
+    *out = p;
+    return 0;
+}
+
+GPUMPI_FN void *gp_reallocarray(void *p, size_t n, size_t size)
+{
+    if (size && n > (size_t)-1 / size) {
+        gp_self()->libc_errno = GP_ENOMEM;
+        return 0;
+    }
+    return gp_realloc(p, n * size);
 }

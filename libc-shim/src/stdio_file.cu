@@ -6,6 +6,7 @@
  * under mpirun. */
 #include <stdio.h> /* EOF, SEEK_* */
 #include "gpumpi/shim_stdio.h"
+#include "gpumpi/scan.h"
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/shim_string.h"
 #include "libc_state.h"
@@ -338,3 +339,44 @@ GPUMPI_FN void gp_close_all_files(gp_libc_state *s)
 {
     while (s->files) gp_fclose(s->files);
 }
+
+/* fscanf: the scan core (scan.cu) reading from the stream's buffer. */
+GPUMPI_FN static int gp_file_scan_getc(void *f) { return gp_fgetc((gp_FILE *)f); }
+GPUMPI_FN static void gp_file_scan_ungetc(int c, void *f) { gp_ungetc(c, (gp_FILE *)f); }
+
+GPUMPI_FN int gp_vfscanf(gp_FILE *f, const char *fmt, va_list ap)
+{
+    gp_scan_src src = {gp_file_scan_getc, gp_file_scan_ungetc, f};
+    return gp_vscan(&src, fmt, ap);
+}
+
+GPUMPI_VARIADIC_FN int gp_fscanf(gp_FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = gp_vfscanf(f, fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+GPUMPI_FN int gp_vscanf(const char *fmt, va_list ap) { return gp_vfscanf(&gp_std_files[0], fmt, ap); }
+
+GPUMPI_VARIADIC_FN int gp_scanf(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = gp_vfscanf(&gp_std_files[0], fmt, ap);
+    va_end(ap);
+    return n;
+}
+
+/* The shim chooses the buffering itself (stdout goes out a whole line at
+ * a time per rank, a file has one buffer per stream); a request for another
+ * mode or buffer is accepted and changes nothing (libc-shim/README.md). */
+GPUMPI_FN int gp_setvbuf(gp_FILE *f, char *buf, int mode, size_t size)
+{
+    (void)f, (void)buf, (void)size;
+    return mode == _IOFBF || mode == _IOLBF || mode == _IONBF ? 0 : -1;
+}
+
+GPUMPI_FN void gp_setbuf(gp_FILE *f, char *buf) { gp_setvbuf(f, buf, buf ? _IOFBF : _IONBF, BUFSIZ); }

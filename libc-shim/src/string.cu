@@ -56,14 +56,40 @@ GPUMPI_FN void *gp_memmove(void *dst, const void *src, size_t n)
     unsigned char *d = (unsigned char *)dst;
     const unsigned char *s = (const unsigned char *)src;
     if (d <= s || d >= s + n) return gp_memcpy(dst, src, n);
+    /* backwards; 8-byte words when both ends share their alignment (a
+     * word read below what was written is never one written yet) */
+    if ((((uintptr_t)d ^ (uintptr_t)s) & 7) == 0) {
+        while (n && ((uintptr_t)(d + n) & 7)) {
+            n--;
+            d[n] = s[n];
+        }
+        for (; n >= 8; n -= 8) *(uint64_t *)(d + n - 8) = *(const uint64_t *)(s + n - 8);
+    }
     while (n--) d[n] = s[n];
     return dst;
 }
 
+/* 16-byte stores once the destination is aligned: bytes up to the
+ * boundary, words, then the tail. */
 GPUMPI_FN void *gp_memset(void *dst, int c, size_t n)
 {
     unsigned char *d = (unsigned char *)dst;
-    for (size_t i = 0; i < n; i++) d[i] = (unsigned char)c;
+    unsigned char b = (unsigned char)c;
+    while (n && ((uintptr_t)d & 15)) {
+        *d++ = b;
+        n--;
+    }
+    if (n >= 16) {
+        uint64_t w = 0x0101010101010101ull * b;
+        typedef struct { uint64_t a, b; } v16;
+        v16 v = {w, w};
+        v16 *dv = (v16 *)d;
+        size_t words = n / 16;
+        for (size_t i = 0; i < words; i++) dv[i] = v;
+        d += words * 16;
+        n -= words * 16;
+    }
+    while (n--) *d++ = b;
     return dst;
 }
 

@@ -4,6 +4,7 @@
 #include "gpumpi/launch.h"
 #include "gpumpi/shim_stdio.h"
 #include "gpumpi/shim_process.h"
+#include "gpumpi/shim_stdlib.h"
 
 /* The converter renames the user's main and emits this entry point. */
 GPUMPI_FN int __gpumpi_main(int argc, char **argv);
@@ -26,9 +27,19 @@ GPUMPI_FN void gp_rank_finish(int code)
     gp_fetch_add(&w->ranks_done, 1);
 }
 
+/* Each rank gets its own argv array (the strings stay shared): getopt
+ * permutes argv, and ranks doing that to one array would race. */
+GPUMPI_FN static char **gp_rank_argv(gp_world *w)
+{
+    char **v = (char **)gp_malloc(sizeof(char *) * (size_t)(w->argc + 1));
+    if (!v) return w->argv;
+    for (int i = 0; i <= w->argc; i++) v[i] = w->argv[i];
+    return v;
+}
+
 extern "C" GPUMPI_FN void gp_rank_run(void)
 {
     gp_world *w = gp_w();
-    int code = __gpumpi_main(w->argc, w->argv);
+    int code = __gpumpi_main(w->argc, gp_rank_argv(w));
     gp_rank_finish(code);
 }

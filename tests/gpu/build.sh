@@ -57,6 +57,10 @@ note "objects carry sm_90 machine code and compute_90 PTX"
 "$NVCC" -std=c++17 -rdc=true -arch=sm_90 -maxrregcount=32 -I"$SRC/runtime/include" -I"$SRC/libc-shim/include" \
     "$SRC/tests/gpu/format_on_gpu.cu" "$SRC/libc-shim/src/format.cu" -o "$OUT/format_on_gpu" ||
     fail "format_on_gpu did not build"
+"$NVCC" -std=c++17 -rdc=true -arch=sm_90 -maxrregcount=32 -I"$SRC/runtime/include" -I"$SRC/libc-shim/include" \
+    -I"$SRC/libc-shim/src" "$SRC/tests/gpu/libc_on_gpu.cu" "$SRC/libc-shim/src/strtod.cu" "$SRC/libc-shim/src/int_parse.cu" \
+    "$SRC/libc-shim/src/scan.cu" "$SRC/libc-shim/src/ctype.cu" "$SRC/libc-shim/src/sort.cu" "$SRC/libc-shim/src/rand.cu" \
+    "$SRC/libc-shim/src/string.cu" -o "$OUT/libc_on_gpu" || fail "libc_on_gpu did not build"
 # references for cpi from a CPU MPI, for the GPU run to compare with
 if command -v mpicc.mpich >/dev/null; then
     mpicc.mpich -O2 /usr/share/doc/mpich/examples/cpi.c -o "$OUT/cpi_mpich" -lm

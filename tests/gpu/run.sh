@@ -11,6 +11,8 @@ fi
 [ -x "$B/ring" ] || fail "no GPU binaries in $B: run tests/gpu/build.sh first"
 "$B/format_on_gpu" >"$B/format.log" || fail "formatter on the GPU: $(grep FAIL "$B/format.log")"
 note "$(tail -1 "$B/format.log")"
+"$B/libc_on_gpu" 65536 >"$B/libc.log" || fail "C library on the GPU: $(head -25 "$B/libc.log")"
+note "$(tail -1 "$B/libc.log")"
 check_hello "$B/hello" 4
 check_hello "$B/hello" 1000
 check_hellow "$B/hellow" 4

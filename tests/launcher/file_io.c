@@ -1,6 +1,6 @@
 /* File I/O round trips from every rank: each rank writes its own file in
  * several ways (fprintf, fputs, fputc, fwrite, small and large), seeks,
- * reads it back (fgets, fgetc, ungetc, fread) and compares; then all ranks
+ * reads it back (fgets, fgetc, ungetc, fread, fscanf) and compares; then all ranks
  * write their own block of one shared file at an offset and read another
  * rank's block back; tmpfile, rename and remove. Plain C and MPI: the same
  * checks pass under MPICH.
@@ -63,6 +63,13 @@ static void own_file(const char *dir)
     CHECK(fseek(f, -1, SEEK_END) == 0 && fgetc(f) == (unsigned char)big[BIG - 1], "SEEK_END");
     rewind(f);
     CHECK(fgets(line, sizeof line, f) && strncmp(line, "rank ", 5) == 0, "rewind");
+    rewind(f);
+    int r1 = -1, l1 = -1, r2 = -1, l2 = -1;
+    double v1 = -1, v2 = -1;
+    CHECK(fscanf(f, "rank %d line %d value %lf", &r1, &l1, &v1) == 3 && r1 == rank && l1 == 0 && v1 == 0.0,
+          "fscanf of the first line: %d %d %g", r1, l1, v1);
+    CHECK(fscanf(f, " rank %d line %d value %lf", &r2, &l2, &v2) == 3 && r2 == rank && l2 == 1 && v2 == 0.5,
+          "fscanf of the second line: %d %d %g", r2, l2, v2);
     CHECK(fclose(f) == 0, "fclose after reading");
 
     /* update in place ("r+"), then append ("a") */

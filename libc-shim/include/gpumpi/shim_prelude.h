@@ -15,15 +15,37 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <math.h>
 #include <assert.h>
+#include <ctype.h>
+#include <errno.h>
 #include <time.h>
+#include <unistd.h>
+#include <getopt.h>
+#include <signal.h>
+#include <sys/types.h>
+#include <sys/stat.h>
 #include <sys/time.h>
+#include <sys/resource.h>
+#include <wchar.h>
 
 #include "gpumpi/platform.h"
 #include "gpumpi/shim_stdio.h"
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/shim_string.h"
+#include "gpumpi/shim_ctype.h"
+#include "gpumpi/shim_errno.h"
+#include "gpumpi/shim_unistd.h"
 #include "gpumpi/shim_process.h"
+#include "gpumpi/shim_resource.h"
+#include "gpumpi/shim_signal.h"
+#include "gpumpi/scan.h"
+/* errno is the rank's own whichever header brought it in (the host's
+ * <errno.h> is included above for everyone) */
+#undef errno
+#define errno (*gp_errno_location())
+/* last: calls of host functions the shim lacks become build errors */
+#include "gpumpi/unprovided.h"
 
 #endif

@@ -37,6 +37,7 @@ GPUMPI_FN int gp_putchar(int c);
 GPUMPI_FN int gp_fputc(int c, gp_FILE *f);
 GPUMPI_FN size_t gp_fwrite(const void *p, size_t size, size_t n, gp_FILE *f);
 GPUMPI_FN int gp_fflush(gp_FILE *f);
+GPUMPI_FN void gp_perror(const char *s); /* perror.cu */
 
 /* Files (stdio_file.cu). fscanf is not provided yet (it will use the scan
  * core of the libc helper). */
@@ -47,6 +48,12 @@ GPUMPI_FN char *gp_fgets(char *s, int n, gp_FILE *f);
 GPUMPI_FN int gp_fgetc(gp_FILE *f);
 GPUMPI_FN int gp_getchar(void);
 GPUMPI_FN int gp_ungetc(int c, gp_FILE *f);
+GPUMPI_FN int gp_vfscanf(gp_FILE *f, const char *fmt, va_list ap);
+GPUMPI_VARIADIC_FN int gp_fscanf(gp_FILE *f, const char *fmt, ...);
+GPUMPI_FN int gp_vscanf(const char *fmt, va_list ap);
+GPUMPI_VARIADIC_FN int gp_scanf(const char *fmt, ...);
+GPUMPI_FN int gp_setvbuf(gp_FILE *f, char *buf, int mode, size_t size);
+GPUMPI_FN void gp_setbuf(gp_FILE *f, char *buf);
 GPUMPI_FN int gp_fseek(gp_FILE *f, long off, int whence);
 GPUMPI_FN long gp_ftell(gp_FILE *f);
 GPUMPI_FN void gp_rewind(gp_FILE *f);

@@ -133,9 +133,12 @@ typedef struct gp_rank {
     void *bsend_buf;    /* MPI_Buffer_attach */
     int bsend_size;
     gp_rank_heap heap;
+    int libc_errno;     /* errno (libc-shim): inline, it must work when malloc cannot */
+    void *libc;         /* the rest of the C library's per-rank state, atexit handlers and open files
+                         * included (libc-shim/src/libc_state.h),
+                         * allocated on first use */
     uint32_t out_len;   /* bytes pending in out_line */
     char out_line[GP_LINE_BYTES];
-    void *libc;         /* this rank's C library state: atexit handlers, open files (libc-shim exit.cu) */
     /* the MPI wait this rank is in, for the deadlock watchdog (watchdog.cu) */
     const char *block_fn; /* NULL: not waiting */
     int block_comm, block_peer, block_tag;

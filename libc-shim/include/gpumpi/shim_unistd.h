@@ -1,0 +1,33 @@
+/* unistd.h and getopt.h on the device: getopt with optarg/optind/opterr/
+ * optopt per rank (getopt.cu), sleep, usleep, getpid, gethostname
+ * (unistd.cu). */
+#ifndef GPUMPI_SHIM_UNISTD_H
+#define GPUMPI_SHIM_UNISTD_H
+
+#include <getopt.h> /* struct option */
+#include <sys/types.h>
+#include "gpumpi/platform.h"
+
+GPUMPI_FN char **gp_optarg_location(void);
+GPUMPI_FN int *gp_optind_location(void);
+GPUMPI_FN int *gp_opterr_location(void);
+GPUMPI_FN int *gp_optopt_location(void);
+/* GNU getopt: argv is permuted so that non-options come last (unless the
+ * option string starts with '+'; POSIXLY_CORRECT is not consulted). argv
+ * is the rank's own copy of the launcher's, so ranks never race on it. */
+GPUMPI_FN int gp_getopt(int argc, char *const argv[], const char *optstring);
+GPUMPI_FN int gp_getopt_long(int argc, char *const argv[], const char *optstring, const struct option *longopts,
+                             int *longind);
+GPUMPI_FN int gp_getopt_long_only(int argc, char *const argv[], const char *optstring,
+                                  const struct option *longopts, int *longind);
+
+GPUMPI_FN unsigned gp_sleep(unsigned seconds);
+GPUMPI_FN int gp_usleep(unsigned long usec);
+/* Each rank is a process to the program: getpid is distinct per rank
+ * (1000 + the world rank), getppid the same for all (1). */
+GPUMPI_FN pid_t gp_getpid(void);
+GPUMPI_FN pid_t gp_getppid(void);
+/* The name MPI_Get_processor_name gives. */
+GPUMPI_FN int gp_gethostname(char *name, size_t len);
+
+#endif

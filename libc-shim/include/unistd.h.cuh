@@ -1,0 +1,13 @@
+/* <unistd.h> for converted code: getopt (per-rank optarg/optind/opterr/
+ * optopt), sleep, usleep, getpid, getppid, gethostname. Other unistd
+ * functions are build errors (gpumpi/unprovided.h). */
+#include "gpumpi/shim_prelude.h"
+#ifndef GPUMPI_UNISTD_H_CUH
+#define GPUMPI_UNISTD_H_CUH
+#include "getopt.h.cuh"
+#define sleep gp_sleep
+#define usleep gp_usleep
+#define getpid gp_getpid
+#define getppid gp_getppid
+#define gethostname gp_gethostname
+#endif
