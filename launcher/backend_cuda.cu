@@ -327,6 +327,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
         gp_host_service_idle(found);
     }
     gp_host_service_poll();
+    gp_host_service_flush(); /* what the last poll gathered */
     if (st != cudaSuccess) {
         /* A device fault (illegal address, trap, failed device assert, stack
          * overflow) ends every rank at once. Output already in the host-call

@@ -153,9 +153,16 @@ GPUMPI_FN int64_t gp_host_rpc(int op, int64_t arg, int64_t arg2, const void *in,
  * MPI_ANY_SOURCE, or GP_BLOCK_NONE), gp_block_wait replaces gp_pause in the wait loop and
  * publishes the record once the wait has lasted, leave clears it. */
 GPUMPI_FN void gp_block_enter(const char *fn, MPI_Comm comm, int peer, int tag);
-GPUMPI_FN void gp_block_wait(unsigned *spins);
-/* The same, sleeping at most max_ns between polls (gp_pause_upto). */
-GPUMPI_FN void gp_block_wait_upto(unsigned *spins, unsigned max_ns);
+#define GP_BLOCK_SPINS 256
+GPUMPI_FN void gp_block_check(unsigned spins);
+/* The pause of a wait loop, sleeping at most max_ns (gp_pause_upto); the
+ * watchdog looks only every GP_BLOCK_SPINS pauses, so a poll stays cheap. */
+GPUMPI_FN static inline void gp_block_wait_upto(unsigned *spins, unsigned max_ns)
+{
+    gp_pause_upto(spins, max_ns);
+    if (*spins % GP_BLOCK_SPINS == 0) gp_block_check(*spins);
+}
+GPUMPI_FN static inline void gp_block_wait(unsigned *spins) { gp_block_wait_upto(spins, 2000); }
 GPUMPI_FN void gp_block_leave(void);
 /* A message reached this rank while it waited (the watchdog sees progress). */
 GPUMPI_FN void gp_block_progress(void);

@@ -79,10 +79,14 @@ GPUMPI_FN static gp_lanes gp_lanes_alone(void)
 GPUMPI_FN static void gp_onchip_wait(uint32_t *word, uint32_t gen, const char *fn)
 {
     unsigned spins = 0;
+    /* a rank with no receive posted has nothing to keep moving: it polls
+     * less often, leaving the SM's issue slots to the ranks still working
+     * (at 2,048 ranks per SM the polls alone fill them) */
+    int passive = !gp_self()->posted_head;
     gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
     while (gp_block_load_acquire(word) != gen + 1) {
-        if ((spins & 15) == 15) gp_progress();
-        gp_block_wait_upto(&spins, spins < 1024 ? 256 : 2000);
+        if (!passive && (spins & 15) == 15) gp_progress();
+        gp_block_wait_upto(&spins, spins >= 1024 ? 2000 : passive ? 1000 : 256);
     }
     gp_block_leave();
 }

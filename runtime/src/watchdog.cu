@@ -7,7 +7,6 @@
  * records (launcher/watchdog.c). */
 #include "runtime.h"
 
-#define GP_BLOCK_SPINS 256
 #define GP_BLOCK_PUBLISH_NS 1000000ull /* 1 ms */
 
 GPUMPI_FN void gp_block_enter(const char *fn, MPI_Comm comm, int peer, int tag)
@@ -42,18 +41,15 @@ GPUMPI_FN static void gp_block_publish(gp_rank *me)
 
 /* Published once the wait has lasted GP_BLOCK_PUBLISH_NS, whatever the
  * pauses (a collective's waits sleep only 256 ns: counting pauses alone,
- * 270,000 ranks in a slow barrier would all write to host memory). */
-GPUMPI_FN void gp_block_wait_upto(unsigned *spins, unsigned max_ns)
+ * 270,000 ranks in a slow barrier would all write to host memory).
+ * gp_block_wait_upto (runtime.h) calls this every GP_BLOCK_SPINS pauses. */
+GPUMPI_FN void gp_block_check(unsigned spins)
 {
-    gp_pause_upto(spins, max_ns);
-    if (*spins % GP_BLOCK_SPINS == 0 && gp_w()->block_recs) {
-        gp_rank *me = gp_self();
-        if (me->block_published ? *spins == GP_BLOCK_SPINS : gp_clock_ns() - me->block_t0 >= GP_BLOCK_PUBLISH_NS)
-            gp_block_publish(me);
-    }
+    if (!gp_w()->block_recs) return;
+    gp_rank *me = gp_self();
+    if (me->block_published ? spins == GP_BLOCK_SPINS : gp_clock_ns() - me->block_t0 >= GP_BLOCK_PUBLISH_NS)
+        gp_block_publish(me);
 }
-
-GPUMPI_FN void gp_block_wait(unsigned *spins) { gp_block_wait_upto(spins, 2000); }
 
 GPUMPI_FN void gp_block_progress(void)
 {
