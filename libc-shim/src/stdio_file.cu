@@ -63,15 +63,22 @@ GPUMPI_FN static void gp_drop_read_ahead(gp_FILE *f)
     f->mode = GP_BUF_NONE;
 }
 
-GPUMPI_FN int gp_file_write(gp_FILE *f, const char *p, size_t n)
+/* Readies f for writing into its buffer; 0 when it cannot be written. */
+GPUMPI_FN static int gp_file_begin_write(gp_FILE *f)
 {
     if (!f->writable) {
         f->err = 1;
-        return -1;
+        return 0;
     }
     gp_drop_read_ahead(f);
-    if (!gp_file_buffer(f)) return -1;
+    if (!gp_file_buffer(f)) return 0;
     f->mode = GP_BUF_WRITE;
+    return 1;
+}
+
+GPUMPI_FN int gp_file_write(gp_FILE *f, const char *p, size_t n)
+{
+    if (!gp_file_begin_write(f)) return -1;
     size_t left = n;
     while (left > 0) {
         if (f->len == GP_FILE_BUF && gp_file_flush(f) < 0) return -1;
@@ -97,13 +104,7 @@ GPUMPI_FN static void gp_file_drain(gp_sink *s)
 
 GPUMPI_FN int gp_file_vprintf(gp_FILE *f, const char *fmt, va_list ap)
 {
-    if (!f->writable) {
-        f->err = 1;
-        return -1;
-    }
-    gp_drop_read_ahead(f);
-    if (!gp_file_buffer(f)) return -1;
-    f->mode = GP_BUF_WRITE;
+    if (!gp_file_begin_write(f)) return -1;
     gp_sink s = {f->buf, GP_FILE_BUF, f->len, 0, gp_file_drain, f};
     int n = gp_vformat(&s, fmt, ap);
     f->len = (uint32_t)s.len;
