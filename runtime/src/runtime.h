@@ -152,7 +152,6 @@ GPUMPI_FN int64_t gp_host_rpc(int op, int64_t arg, int64_t arg2, const void *in,
  * calls: enter says what the rank waits for (peer a world rank,
  * MPI_ANY_SOURCE, or GP_BLOCK_NONE), gp_block_wait replaces gp_pause in the wait loop and
  * publishes the record once the wait has lasted, leave clears it. */
-GPUMPI_FN void gp_block_enter(const char *fn, MPI_Comm comm, int peer, int tag);
 #define GP_BLOCK_SPINS 256
 GPUMPI_FN void gp_block_check(unsigned spins);
 /* The pause of a wait loop, sleeping at most max_ns (gp_pause_upto); the
@@ -163,7 +162,6 @@ GPUMPI_FN static inline void gp_block_wait_upto(unsigned *spins, unsigned max_ns
     if (*spins % GP_BLOCK_SPINS == 0) gp_block_check(*spins);
 }
 GPUMPI_FN static inline void gp_block_wait(unsigned *spins) { gp_block_wait_upto(spins, 2000); }
-GPUMPI_FN void gp_block_leave(void);
 /* A message reached this rank while it waited (the watchdog sees progress). */
 GPUMPI_FN void gp_block_progress(void);
 /* --stats counters (NULL when off). */
@@ -171,6 +169,31 @@ GPUMPI_FN static inline gp_rank_stats *gp_my_stats(void)
 {
     gp_rank_stats *s = gp_w()->stats;
     return s ? s + gp_thread_rank() : 0;
+}
+/* Inline: every MPI_Send and MPI_Recv says what it waits for (a few
+ * stores to the rank's own state); only a wait that lasted was published
+ * and needs watchdog.cu to take it back (gp_block_unpublish). */
+GPUMPI_FN void gp_block_unpublish(gp_rank *me);
+GPUMPI_FN static inline void gp_block_enter(const char *fn, MPI_Comm comm, int peer, int tag)
+{
+    gp_rank *me = gp_self();
+    me->block_fn = fn;
+    me->block_comm = comm;
+    me->block_peer = peer;
+    me->block_tag = tag;
+    me->block_t0 = gp_w()->stats ? gp_clock_ns() : 0; /* else the first look at a long wait sets it */
+}
+GPUMPI_FN static inline void gp_block_leave(void)
+{
+    gp_rank *me = gp_self();
+    if (me->block_published) gp_block_unpublish(me);
+    gp_rank_stats *st = gp_my_stats();
+    if (st && me->block_fn) {
+        st->wait_ns += gp_clock_ns() - me->block_t0;
+        st->calls++;
+    }
+    me->block_fn = 0;
+    me->block_t0 = 0;
 }
 
 /* Record the calling rank's exit status, after flushing its output. */

@@ -9,16 +9,6 @@
 
 #define GP_BLOCK_PUBLISH_NS 1000000ull /* 1 ms */
 
-GPUMPI_FN void gp_block_enter(const char *fn, MPI_Comm comm, int peer, int tag)
-{
-    gp_rank *me = gp_self();
-    me->block_fn = fn;
-    me->block_comm = comm;
-    me->block_peer = peer;
-    me->block_tag = tag;
-    me->block_t0 = gp_clock_ns();
-}
-
 GPUMPI_FN static void gp_block_publish(gp_rank *me)
 {
     gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
@@ -47,7 +37,14 @@ GPUMPI_FN void gp_block_check(unsigned spins)
 {
     if (!gp_w()->block_recs) return;
     gp_rank *me = gp_self();
-    if (me->block_published ? spins == GP_BLOCK_SPINS : gp_clock_ns() - me->block_t0 >= GP_BLOCK_PUBLISH_NS)
+    if (me->block_published) {
+        if (spins == GP_BLOCK_SPINS) gp_block_publish(me);
+        return;
+    }
+    uint64_t now = gp_clock_ns();
+    if (!me->block_t0)
+        me->block_t0 = now; /* a wait that began 256 pauses ago */
+    else if (now - me->block_t0 >= GP_BLOCK_PUBLISH_NS)
         gp_block_publish(me);
 }
 
@@ -57,19 +54,10 @@ GPUMPI_FN void gp_block_progress(void)
     if (me->block_published) gp_w()->block_recs[gp_thread_rank()].progress++;
 }
 
-GPUMPI_FN void gp_block_leave(void)
+GPUMPI_FN void gp_block_unpublish(gp_rank *me)
 {
-    gp_rank *me = gp_self();
-    if (me->block_published) {
-        gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
-        rec->progress++;
-        gp_sys_store_release64((uint64_t *)&rec->state, ((uint64_t)rec->progress << 32) | GP_REC_RUNNING);
-        me->block_published = 0;
-    }
-    gp_rank_stats *st = gp_my_stats();
-    if (st && me->block_fn) {
-        st->wait_ns += gp_clock_ns() - me->block_t0;
-        st->calls++;
-    }
-    me->block_fn = 0;
+    gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
+    rec->progress++;
+    gp_sys_store_release64((uint64_t *)&rec->state, ((uint64_t)rec->progress << 32) | GP_REC_RUNNING);
+    me->block_published = 0;
 }
