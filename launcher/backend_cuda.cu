@@ -16,6 +16,7 @@
 #include "watchdog.h"
 
 extern __constant__ gp_world *gp_world_ptr;
+extern __constant__ gp_rank_stats *gp_stats_ptr;
 extern char **environ;
 
 /* The last `service` blocks run the copy service instead of ranks. */
@@ -297,6 +298,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
 
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
+    CK(cudaMemcpyToSymbol(gp_stats_ptr, &hw.stats, sizeof hw.stats));
     gp_clock_origin_kernel<<<1, 1>>>(w);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());

@@ -167,7 +167,7 @@ GPUMPI_FN void gp_block_progress(void);
 /* --stats counters (NULL when off). */
 GPUMPI_FN static inline gp_rank_stats *gp_my_stats(void)
 {
-    gp_rank_stats *s = gp_w()->stats;
+    gp_rank_stats *s = gp_stats_ptr;
     return s ? s + gp_thread_rank() : 0;
 }
 /* Inline: every MPI_Send and MPI_Recv says what it waits for (a few
@@ -181,7 +181,7 @@ GPUMPI_FN static inline void gp_block_enter(const char *fn, MPI_Comm comm, int p
     me->block_comm = comm;
     me->block_peer = peer;
     me->block_tag = tag;
-    me->block_t0 = gp_w()->stats ? gp_clock_ns() : 0; /* else the first look at a long wait sets it */
+    me->block_t0 = gp_stats_ptr ? gp_clock_ns() : 0; /* else the first look at a long wait sets it */
 }
 GPUMPI_FN static inline void gp_block_leave(void)
 {
