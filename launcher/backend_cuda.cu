@@ -16,7 +16,7 @@
 #include "watchdog.h"
 
 extern __constant__ gp_world *gp_world_ptr;
-extern __constant__ gp_rank_stats *gp_stats_ptr;
+extern __constant__ gp_world_hot gp_hot;
 extern char **environ;
 
 /* The last `service` blocks run the copy service instead of ranks. */
@@ -298,7 +298,8 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
 
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
-    CK(cudaMemcpyToSymbol(gp_stats_ptr, &hw.stats, sizeof hw.stats));
+    gp_world_hot hot = {hw.ranks, hw.slots, hw.inbox, hw.stats, hw.nranks};
+    CK(cudaMemcpyToSymbol(gp_hot, &hot, sizeof hot));
     gp_clock_origin_kernel<<<1, 1>>>(w);
     CK(cudaGetLastError());
     CK(cudaDeviceSynchronize());

@@ -18,7 +18,7 @@
 
 /* Defined by the runtime (C++); globals in C++ are not name-mangled. */
 extern gp_world *gp_world_ptr;
-extern gp_rank_stats *gp_stats_ptr;
+extern gp_world_hot gp_hot;
 extern char **environ;
 void gp_rank_run(void);
 __thread int gp_threads_rank;
@@ -158,7 +158,11 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     if (alt_stacks == MAP_FAILED) alt_stacks = NULL;
     setup_globals(w);
     gp_world_ptr = w;
-    gp_stats_ptr = w->stats;
+    gp_hot.ranks = w->ranks;
+    gp_hot.slots = w->slots;
+    gp_hot.inbox = w->inbox;
+    gp_hot.stats = w->stats;
+    gp_hot.nranks = w->nranks;
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);

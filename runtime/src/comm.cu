@@ -94,7 +94,9 @@ GPUMPI_FN void gp_comm_unhold(MPI_Comm comm)
     if (c->zombie && gp_comm_unused(c)) gp_comm_release(c);
 }
 
-GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm)
+/* The general cases of runtime.h's communicator lookups, which answer
+ * MPI_COMM_WORLD inline. */
+GPUMPI_FN int gp_comm_check_general(const char *fn, MPI_Comm comm)
 {
     GP_TRY(gp_check_initialized(fn));
     if (comm == MPI_COMM_WORLD || gp_comm_find(comm)) return MPI_SUCCESS; /* world cannot be freed */
@@ -102,28 +104,14 @@ GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm)
     return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "invalid communicator %d (never created, or freed)", (int)comm);
 }
 
-/* MPI_COMM_WORLD is answered without the table: these lookups are on
- * every message's path, and each table step is a dependent load (about
- * 3 us more per 8-byte message on an H100 when world went through it). */
-GPUMPI_FN int gp_comm_size(MPI_Comm comm)
+GPUMPI_FN int gp_subcomm_size(MPI_Comm comm) { return gp_comm_at(comm)->ranks.size; }
+GPUMPI_FN int gp_subcomm_rank(MPI_Comm comm) { return gp_comm_at(comm)->rank; }
+GPUMPI_FN int gp_subcomm_to_world(MPI_Comm comm, int rank) { return gp_ranks_world(&gp_comm_at(comm)->ranks, rank); }
+GPUMPI_FN int gp_world_to_subcomm(MPI_Comm comm, int world_rank)
 {
-    return comm == MPI_COMM_WORLD ? gp_w()->nranks : gp_comm_at(comm)->ranks.size;
+    return gp_ranks_find(&gp_comm_at(comm)->ranks, world_rank);
 }
-
-GPUMPI_FN int gp_comm_rank(MPI_Comm comm) { return comm == MPI_COMM_WORLD ? gp_thread_rank() : gp_comm_at(comm)->rank; }
-
-GPUMPI_FN int gp_comm_to_world(MPI_Comm comm, int rank)
-{
-    return comm == MPI_COMM_WORLD ? rank : gp_ranks_world(&gp_comm_at(comm)->ranks, rank);
-}
-
-GPUMPI_FN int gp_world_to_comm(MPI_Comm comm, int world_rank)
-{
-    return comm == MPI_COMM_WORLD ? world_rank : gp_ranks_find(&gp_comm_at(comm)->ranks, world_rank);
-}
-
-GPUMPI_FN int gp_ctx_p2p(MPI_Comm comm) { return comm == MPI_COMM_WORLD ? GP_WORLD_CTX : gp_comm_at(comm)->ctx; }
-GPUMPI_FN int gp_ctx_coll(MPI_Comm comm) { return gp_ctx_p2p(comm) + 1; }
+GPUMPI_FN int gp_subcomm_ctx(MPI_Comm comm) { return gp_comm_at(comm)->ctx; }
 
 GPUMPI_FN int gp_comm_is_world_range(MPI_Comm comm, int *first)
 {

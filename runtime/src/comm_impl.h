@@ -95,8 +95,7 @@ typedef struct gp_keyval {
 #define GP_GROUP_BASE 2   /* MPI_GROUP_NULL, MPI_GROUP_EMPTY */
 #define GP_ERRH_BASE 3    /* MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN */
 #define GP_KEYVAL_BASE 16 /* MPI_KEYVAL_INVALID and the predefined keys */
-#define GP_WORLD_CTX 2
-#define GP_FIRST_CTX 6    /* contexts 2, 3 are MPI_COMM_WORLD's, 4, 5 MPI_COMM_SELF's */
+#define GP_FIRST_CTX 6    /* contexts 2, 3 are MPI_COMM_WORLD's (GP_WORLD_CTX, runtime.h), 4, 5 MPI_COMM_SELF's */
 
 typedef struct gp_comm_state {
     gp_comm *comms; /* handle = index; 0 is MPI_COMM_NULL */

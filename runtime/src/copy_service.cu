@@ -20,7 +20,7 @@ GPUMPI_FN static int gp_copy_shareable(const void *dst, const void *src, size_t 
            gp_w()->copy_jobs && gp_is_shared_memory(dst) && gp_is_shared_memory(src);
 }
 
-GPUMPI_FN void gp_copy(void *dst, const void *src, size_t n)
+GPUMPI_FN void gp_copy_general(void *dst, const void *src, size_t n)
 {
     if (!gp_copy_shareable(dst, src, n)) {
         gp_memcpy(dst, src, n);

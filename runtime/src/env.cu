@@ -5,7 +5,7 @@
 #include "gpumpi/shim_stdio.h"
 
 GPUMPI_CONST_VAR gp_world *gp_world_ptr;
-GPUMPI_CONST_VAR gp_rank_stats *gp_stats_ptr;
+GPUMPI_CONST_VAR gp_world_hot gp_hot;
 
 GPUMPI_FN int MPI_Init(int *argc, char ***argv)
 {

@@ -14,9 +14,8 @@
  * heap exhausted does it wait for a slot. */
 GPUMPI_FN static gp_msg *gp_envelope(int me)
 {
-    gp_world *w = gp_w();
-    gp_rank *r = &w->ranks[me];
-    gp_msg *slots = w->slots + (size_t)me * GP_SLOTS_PER_RANK;
+    gp_rank *r = &gp_hot.ranks[me];
+    gp_msg *slots = gp_hot.slots + (size_t)me * GP_SLOTS_PER_RANK;
     unsigned spins = 0;
     for (;;) {
         for (int i = 0; i < GP_SLOTS_PER_RANK; i++) {
@@ -136,7 +135,7 @@ GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_wor
     gp_msg *m;
     for (;;) {
         uint32_t mark = gp_arrival_mark();
-        m = gp_take_match(src_world, tag, ctx, 0);
+        m = gp_take_match(src_world, tag, ctx, &mark); /* the mark drained the inbox already */
         if (m) break;
         gp_arrival_wait(mark, &spins);
     }
@@ -147,20 +146,6 @@ GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int c
                             size_t *got_bytes)
 {
     return gp_recv_typed(buf, (int)cap, MPI_BYTE, src_world, tag, ctx, got_src, got_tag, got_bytes);
-}
-
-GPUMPI_FN int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok)
-{
-    if (tag >= 0 || (any_ok && tag == MPI_ANY_TAG)) return MPI_SUCCESS;
-    return gp_err(comm, fn, MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
-}
-
-GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
-{
-    if (peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE)) return MPI_SUCCESS;
-    if (peer < 0 || peer >= gp_comm_size(comm))
-        return gp_err(comm, fn, MPI_ERR_RANK, "invalid rank %d (communicator has %d ranks)", peer, gp_comm_size(comm));
-    return MPI_SUCCESS;
 }
 
 GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)

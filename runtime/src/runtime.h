@@ -6,7 +6,7 @@
 #include "gpumpi/world.h"
 
 GPUMPI_FN static inline gp_world *gp_w(void) { return gp_world_ptr; }
-GPUMPI_FN static inline gp_rank *gp_self(void) { return &gp_world_ptr->ranks[gp_thread_rank()]; }
+GPUMPI_FN static inline gp_rank *gp_self(void) { return &gp_hot.ranks[gp_thread_rank()]; }
 
 /* Errors. gp_err raises an error on a communicator: with its handler
  * MPI_ERRORS_ARE_FATAL (the default) it reports "rank R: FN: what" and ends
@@ -32,13 +32,46 @@ GPUMPI_FN int gp_call_user_errhandler(MPI_Errhandler eh, MPI_Comm comm, int errc
  * each communicator has two context ids, agreed by all its members when it
  * is made: one keeps collective traffic apart from point-to-point traffic
  * (MPI_ANY_TAG must never see it). */
-GPUMPI_FN int gp_comm_check(const char *fn, MPI_Comm comm); /* valid, and inside Init..Finalize */
-GPUMPI_FN int gp_comm_size(MPI_Comm comm);
-GPUMPI_FN int gp_comm_rank(MPI_Comm comm);
-GPUMPI_FN int gp_comm_to_world(MPI_Comm comm, int rank);
-GPUMPI_FN int gp_world_to_comm(MPI_Comm comm, int world_rank); /* MPI_UNDEFINED if not a member */
-GPUMPI_FN int gp_ctx_p2p(MPI_Comm comm);
-GPUMPI_FN int gp_ctx_coll(MPI_Comm comm);
+/* MPI_COMM_WORLD is answered inline, without the table: these are on every
+ * message's path, and with relocatable device code a call into another
+ * file is never inlined (on an H100 each such call, with its dependent
+ * loads, cost 0.1-0.4 us: bench/p2p_anatomy.c). Other communicators go to
+ * the general functions in comm.cu. */
+#define GP_WORLD_CTX 2 /* MPI_COMM_WORLD's point-to-point context; + 1 its collective one */
+GPUMPI_FN int gp_comm_check_general(const char *fn, MPI_Comm comm);
+GPUMPI_FN int gp_subcomm_size(MPI_Comm comm);
+GPUMPI_FN int gp_subcomm_rank(MPI_Comm comm);
+GPUMPI_FN int gp_subcomm_to_world(MPI_Comm comm, int rank);
+GPUMPI_FN int gp_world_to_subcomm(MPI_Comm comm, int world_rank);
+GPUMPI_FN int gp_subcomm_ctx(MPI_Comm comm);
+/* Valid, and inside Init..Finalize. */
+GPUMPI_FN static inline int gp_comm_check(const char *fn, MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD && gp_self()->init_state == 1) return MPI_SUCCESS;
+    return gp_comm_check_general(fn, comm);
+}
+GPUMPI_FN static inline int gp_comm_size(MPI_Comm comm)
+{
+    return comm == MPI_COMM_WORLD ? gp_hot.nranks : gp_subcomm_size(comm);
+}
+GPUMPI_FN static inline int gp_comm_rank(MPI_Comm comm)
+{
+    return comm == MPI_COMM_WORLD ? gp_thread_rank() : gp_subcomm_rank(comm);
+}
+GPUMPI_FN static inline int gp_comm_to_world(MPI_Comm comm, int rank)
+{
+    return comm == MPI_COMM_WORLD ? rank : gp_subcomm_to_world(comm, rank);
+}
+/* MPI_UNDEFINED if not a member */
+GPUMPI_FN static inline int gp_world_to_comm(MPI_Comm comm, int world_rank)
+{
+    return comm == MPI_COMM_WORLD ? world_rank : gp_world_to_subcomm(comm, world_rank);
+}
+GPUMPI_FN static inline int gp_ctx_p2p(MPI_Comm comm)
+{
+    return comm == MPI_COMM_WORLD ? GP_WORLD_CTX : gp_subcomm_ctx(comm);
+}
+GPUMPI_FN static inline int gp_ctx_coll(MPI_Comm comm) { return gp_ctx_p2p(comm) + 1; }
 /* 1 when comm's ranks are world ranks first..first+size-1 in order (world,
  * its dups, a contiguous split): collectives may take the shared-memory
  * fast path over that range. */
@@ -60,11 +93,38 @@ GPUMPI_FN int gp_check_initialized(const char *fn);
  * contiguous run of bytes, or described by a type map and moved through a
  * packed copy. gp_type_size is the packed size of one element (-1 for an
  * invalid handle). */
-GPUMPI_FN int gp_type_size(MPI_Datatype t);
-GPUMPI_FN int gp_type_check(MPI_Comm comm, const char *fn, MPI_Datatype t, int count); /* valid, committed, count >= 0 */
+GPUMPI_FN int gp_type_size_general(MPI_Datatype t);
+GPUMPI_FN int gp_type_check_general(MPI_Comm comm, const char *fn, MPI_Datatype t, int count);
+GPUMPI_FN int gp_type_contiguous_general(MPI_Datatype t, int count, const void *buf, const void **first);
+/* Basic (predefined, dense, not a pair) types are answered inline from
+ * this constant table, the rest by the general functions (types_basic.cu). */
+extern GPUMPI_CONST_VAR const uint8_t gp_basic_size[MPI_FLOAT_INT];
+/* Its size if t is a basic type, else 0. */
+GPUMPI_FN static inline int gp_basic_type_size(MPI_Datatype t)
+{
+    return (unsigned)t < (unsigned)MPI_FLOAT_INT ? gp_basic_size[t] : 0;
+}
+GPUMPI_FN static inline int gp_type_size(MPI_Datatype t)
+{
+    int s = gp_basic_type_size(t);
+    return s ? s : gp_type_size_general(t);
+}
+/* valid, committed, count >= 0 */
+GPUMPI_FN static inline int gp_type_check(MPI_Comm comm, const char *fn, MPI_Datatype t, int count)
+{
+    if (gp_basic_type_size(t) && count >= 0) return MPI_SUCCESS;
+    return gp_type_check_general(comm, fn, t, count);
+}
 GPUMPI_FN size_t gp_type_extent(MPI_Datatype t);
 /* 1 and the first byte when (count, t) at buf is contiguous, else 0. */
-GPUMPI_FN int gp_type_contiguous(MPI_Datatype t, int count, const void *buf, const void **first);
+GPUMPI_FN static inline int gp_type_contiguous(MPI_Datatype t, int count, const void *buf, const void **first)
+{
+    if (gp_basic_type_size(t)) {
+        *first = buf;
+        return 1;
+    }
+    return gp_type_contiguous_general(t, count, buf, first);
+}
 /* Packs (count, t) at buf into bytes at out (gp_type_size(t) * count of them). */
 GPUMPI_FN void gp_type_pack(const void *buf, int count, MPI_Datatype t, void *out);
 /* Unpacks `bytes` packed bytes (a whole number of basic elements) into (count, t) at buf. */
@@ -88,20 +148,6 @@ GPUMPI_FN int gp_op_commutative(MPI_Op op);
  * reduction checks before it moves data: one rank alone never combines). */
 GPUMPI_FN int gp_op_check(MPI_Comm comm, const char *fn, MPI_Op op, MPI_Datatype t);
 
-/* Message matching (match.cu): envelopes sent to a rank, matched by it. */
-GPUMPI_FN void gp_enqueue(int dest_world, gp_msg *m);
-/* Waiting for a message: take a mark before looking for a match, and if none
- * was found wait on the mark: it returns once anything arrived after it. */
-GPUMPI_FN uint32_t gp_arrival_mark(void);
-GPUMPI_FN void gp_arrival_wait(uint32_t mark, unsigned *spins);
-/* The oldest matching message, unlinked; NULL if none. With `before` (a
- * gp_arrival_mark() value) only among the messages that arrived before it:
- * a pass over several posted receives must not let a later receive take a
- * message that arrived after an earlier one looked. */
-GPUMPI_FN gp_msg *gp_take_match(int src_world, int tag, int ctx, const uint32_t *before);
-/* The first match left in place (MPI_Probe): 1 and its envelope, or 0. */
-GPUMPI_FN int gp_peek_match(int src_world, int tag, int ctx, int *src, int *got_tag, size_t *bytes);
-
 /* Requests (requests.cu): posted receives are matched in the order posted. */
 GPUMPI_FN void gp_progress(void);
 
@@ -124,8 +170,18 @@ GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_wor
                             int *got_tag, size_t *got_bytes);
 GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
                             size_t *got_bytes);
-GPUMPI_FN int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok);
-GPUMPI_FN int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok);
+/* Argument checks of point-to-point calls (inline: every message makes them). */
+GPUMPI_FN static inline int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
+{
+    if ((unsigned)peer < (unsigned)gp_comm_size(comm) || peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    return gp_err(comm, fn, MPI_ERR_RANK, "invalid rank %d (communicator has %d ranks)", peer, gp_comm_size(comm));
+}
+GPUMPI_FN static inline int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok)
+{
+    if (tag >= 0 || (any_ok && tag == MPI_ANY_TAG)) return MPI_SUCCESS;
+    return gp_err(comm, fn, MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
+}
 GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes);
 
 /* Shared-memory fast paths for collectives over MPI_COMM_WORLD
@@ -137,8 +193,21 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
                                MPI_Comm comm);
 
 /* Copies n bytes, with the copy service's warps when it is large and both
- * ends are memory they can reach (copy_service.cu). */
-GPUMPI_FN void gp_copy(void *dst, const void *src, size_t n);
+ * ends are memory they can reach (copy_service.cu). An eager payload is
+ * copied inline, by words when both ends allow. */
+GPUMPI_FN void gp_copy_general(void *dst, const void *src, size_t n);
+GPUMPI_FN static inline void gp_copy(void *dst, const void *src, size_t n)
+{
+    if (n > GP_EAGER_BYTES) {
+        gp_copy_general(dst, src, n);
+        return;
+    }
+    if ((((uintptr_t)dst | (uintptr_t)src | n) & 7) == 0) {
+        for (size_t i = 0; i < n / 8; i++) ((uint64_t *)dst)[i] = ((const uint64_t *)src)[i];
+    } else {
+        for (size_t i = 0; i < n; i++) ((char *)dst)[i] = ((const char *)src)[i];
+    }
+}
 
 /* Host calls (host_call.cu): a request to the launcher's host service. */
 GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len);
@@ -167,7 +236,7 @@ GPUMPI_FN void gp_block_progress(void);
 /* --stats counters (NULL when off). */
 GPUMPI_FN static inline gp_rank_stats *gp_my_stats(void)
 {
-    gp_rank_stats *s = gp_stats_ptr;
+    gp_rank_stats *s = gp_hot.stats;
     return s ? s + gp_thread_rank() : 0;
 }
 /* Inline: every MPI_Send and MPI_Recv says what it waits for (a few
@@ -181,7 +250,7 @@ GPUMPI_FN static inline void gp_block_enter(const char *fn, MPI_Comm comm, int p
     me->block_comm = comm;
     me->block_peer = peer;
     me->block_tag = tag;
-    me->block_t0 = gp_stats_ptr ? gp_clock_ns() : 0; /* else the first look at a long wait sets it */
+    me->block_t0 = gp_hot.stats ? gp_clock_ns() : 0; /* else the first look at a long wait sets it */
 }
 GPUMPI_FN static inline void gp_block_leave(void)
 {
@@ -198,5 +267,8 @@ GPUMPI_FN static inline void gp_block_leave(void)
 
 /* Record the calling rank's exit status, after flushing its output. */
 GPUMPI_FN void gp_rank_finish(int code);
+
+/* Message matching: inline, it needs the declarations above. */
+#include "match.h"
 
 #endif

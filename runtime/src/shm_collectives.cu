@@ -82,7 +82,7 @@ GPUMPI_FN static gp_lanes gp_lanes_alone(void)
 GPUMPI_FN static void gp_collective_wait(uint32_t *word, int onchip, uint32_t gen, const char *fn)
 {
     unsigned spins = 0;
-    int told = gp_stats_ptr != 0, passive = !gp_self()->posted_head;
+    int told = gp_hot.stats != 0, passive = !gp_self()->posted_head;
     if (told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
     while ((onchip ? gp_block_load_acquire(word) : gp_load_acquire(word)) != gen + 1) {
         /* a rank with no receive posted has nothing to keep moving */

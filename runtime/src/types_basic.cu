@@ -16,40 +16,49 @@
     {-1, 1, GP_TK_PREDEF, h, al, 0, (MPI_Aint)(vs) + 4, 0, (MPI_Aint)(ext), 0, (MPI_Aint)(vs) + 4, 2, 1,      \
      (MPI_Aint)(vs) + 4 == (MPI_Aint)(ext), 0, 1, {{0, 0, 1, (MPI_Aint)(vs) + 4, 0}, {0, 0, 0, 0, 0}}}
 
+/* The basic types, in handle order (handle, size, alignment): every one is
+ * dense, so its size alone answers the message path (runtime.h). */
+#define GP_BASIC_TYPES(X) \
+    X(MPI_CHAR, 1, 1) \
+    X(MPI_SIGNED_CHAR, 1, 1) \
+    X(MPI_UNSIGNED_CHAR, 1, 1) \
+    X(MPI_BYTE, 1, 1) \
+    X(MPI_SHORT, 2, 2) \
+    X(MPI_UNSIGNED_SHORT, 2, 2) \
+    X(MPI_INT, 4, 4) \
+    X(MPI_UNSIGNED, 4, 4) \
+    X(MPI_LONG, sizeof(long), sizeof(long)) \
+    X(MPI_UNSIGNED_LONG, sizeof(long), sizeof(long)) \
+    X(MPI_LONG_LONG_INT, 8, 8) \
+    X(MPI_UNSIGNED_LONG_LONG, 8, 8) \
+    X(MPI_FLOAT, 4, 4) \
+    X(MPI_DOUBLE, 8, 8) \
+    X(MPI_LONG_DOUBLE, GP_LDBL_SIZE, GP_LDBL_ALIGN) \
+    X(MPI_INT8_T, 1, 1) \
+    X(MPI_INT16_T, 2, 2) \
+    X(MPI_INT32_T, 4, 4) \
+    X(MPI_INT64_T, 8, 8) \
+    X(MPI_UINT8_T, 1, 1) \
+    X(MPI_UINT16_T, 2, 2) \
+    X(MPI_UINT32_T, 4, 4) \
+    X(MPI_UINT64_T, 8, 8) \
+    X(MPI_C_BOOL, 1, 1) \
+    X(MPI_WCHAR, sizeof(wchar_t), sizeof(wchar_t)) \
+    X(MPI_PACKED, 1, 1) \
+    X(MPI_AINT, sizeof(MPI_Aint), sizeof(MPI_Aint)) \
+    X(MPI_OFFSET, sizeof(MPI_Offset), sizeof(MPI_Offset)) \
+    X(MPI_COUNT, sizeof(MPI_Count), sizeof(MPI_Count)) \
+    X(MPI_C_FLOAT_COMPLEX, 8, 4) \
+    X(MPI_C_DOUBLE_COMPLEX, 16, 8) \
+    X(MPI_C_LONG_DOUBLE_COMPLEX, 2 * GP_LDBL_SIZE, GP_LDBL_ALIGN)
+#define GP_BASIC_ENTRY(h, sz, al) GP_BASIC(h, sz, al),
+#define GP_BASIC_SIZE(h, sz, al) (uint8_t)(sz),
+
+GPUMPI_CONST_VAR const uint8_t gp_basic_size[MPI_FLOAT_INT] = {0, GP_BASIC_TYPES(GP_BASIC_SIZE)};
+
 GPUMPI_VAR static const gp_tobj gp_predef[GP_NUM_PREDEF] = {
     {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}}}, /* MPI_DATATYPE_NULL */
-    GP_BASIC(MPI_CHAR, 1, 1),
-    GP_BASIC(MPI_SIGNED_CHAR, 1, 1),
-    GP_BASIC(MPI_UNSIGNED_CHAR, 1, 1),
-    GP_BASIC(MPI_BYTE, 1, 1),
-    GP_BASIC(MPI_SHORT, 2, 2),
-    GP_BASIC(MPI_UNSIGNED_SHORT, 2, 2),
-    GP_BASIC(MPI_INT, 4, 4),
-    GP_BASIC(MPI_UNSIGNED, 4, 4),
-    GP_BASIC(MPI_LONG, sizeof(long), sizeof(long)),
-    GP_BASIC(MPI_UNSIGNED_LONG, sizeof(long), sizeof(long)),
-    GP_BASIC(MPI_LONG_LONG_INT, 8, 8),
-    GP_BASIC(MPI_UNSIGNED_LONG_LONG, 8, 8),
-    GP_BASIC(MPI_FLOAT, 4, 4),
-    GP_BASIC(MPI_DOUBLE, 8, 8),
-    GP_BASIC(MPI_LONG_DOUBLE, GP_LDBL_SIZE, GP_LDBL_ALIGN),
-    GP_BASIC(MPI_INT8_T, 1, 1),
-    GP_BASIC(MPI_INT16_T, 2, 2),
-    GP_BASIC(MPI_INT32_T, 4, 4),
-    GP_BASIC(MPI_INT64_T, 8, 8),
-    GP_BASIC(MPI_UINT8_T, 1, 1),
-    GP_BASIC(MPI_UINT16_T, 2, 2),
-    GP_BASIC(MPI_UINT32_T, 4, 4),
-    GP_BASIC(MPI_UINT64_T, 8, 8),
-    GP_BASIC(MPI_C_BOOL, 1, 1),
-    GP_BASIC(MPI_WCHAR, sizeof(wchar_t), sizeof(wchar_t)),
-    GP_BASIC(MPI_PACKED, 1, 1),
-    GP_BASIC(MPI_AINT, sizeof(MPI_Aint), sizeof(MPI_Aint)),
-    GP_BASIC(MPI_OFFSET, sizeof(MPI_Offset), sizeof(MPI_Offset)),
-    GP_BASIC(MPI_COUNT, sizeof(MPI_Count), sizeof(MPI_Count)),
-    GP_BASIC(MPI_C_FLOAT_COMPLEX, 8, 4),
-    GP_BASIC(MPI_C_DOUBLE_COMPLEX, 16, 8),
-    GP_BASIC(MPI_C_LONG_DOUBLE_COMPLEX, 2 * GP_LDBL_SIZE, GP_LDBL_ALIGN),
+    GP_BASIC_TYPES(GP_BASIC_ENTRY)
     GP_PAIR(MPI_FLOAT_INT, 4, 8, 4),
     GP_PAIR(MPI_DOUBLE_INT, 8, 16, 8),
     GP_PAIR(MPI_LONG_INT, sizeof(long), 2 * sizeof(long), sizeof(long)),
@@ -152,7 +161,7 @@ GPUMPI_FN int gp_type_valid(const char *fn, MPI_Datatype t, const gp_tobj **obj)
     return MPI_SUCCESS;
 }
 
-GPUMPI_FN int gp_type_check(MPI_Comm comm, const char *fn, MPI_Datatype t, int count)
+GPUMPI_FN int gp_type_check_general(MPI_Comm comm, const char *fn, MPI_Datatype t, int count)
 {
     const gp_tobj *o = gp_user_tobj(t);
     if (!o)
@@ -164,7 +173,7 @@ GPUMPI_FN int gp_type_check(MPI_Comm comm, const char *fn, MPI_Datatype t, int c
     return MPI_SUCCESS;
 }
 
-GPUMPI_FN int gp_type_size(MPI_Datatype t)
+GPUMPI_FN int gp_type_size_general(MPI_Datatype t)
 {
     if (gp_is_predef(t)) return (int)gp_predef[t].size;
     const gp_tobj *o = gp_tobj_of(t);
@@ -183,7 +192,7 @@ GPUMPI_FN MPI_Datatype gp_type_basic(MPI_Datatype t)
     return o ? o->basic : MPI_DATATYPE_NULL;
 }
 
-GPUMPI_FN int gp_type_contiguous(MPI_Datatype t, int count, const void *buf, const void **first)
+GPUMPI_FN int gp_type_contiguous_general(MPI_Datatype t, int count, const void *buf, const void **first)
 {
     const gp_tobj *o = gp_is_predef(t) ? &gp_predef[t] : gp_tobj_of(t);
     if (!o) return 0;

@@ -232,11 +232,19 @@ typedef struct gp_world {
 
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
 extern GPUMPI_CONST_VAR gp_world *gp_world_ptr;
-/* gp_world.stats again, in constant memory: every send and receive asks
- * for it, and a device-scope acquire empties L1, so reading it from the
- * world cost a trip to L2 each time (MPI_Send 5.4 -> 4.9 us, MPI_Recv 6.5 ->
- * 6.2 us per call on an H100 when moved here). */
-extern GPUMPI_CONST_VAR gp_rank_stats *gp_stats_ptr;
+/* The world's fields every message reads, again in constant memory (set
+ * at launch, never changed while the ranks run): a device-scope acquire
+ * empties L1, so reading them from the world cost a trip to L2 each time
+ * after one (on an H100: MPI_Send 5.4 -> 4.9 us, MPI_Recv 6.5 -> 6.2 us per
+ * call when the stats pointer alone moved here). */
+typedef struct gp_world_hot {
+    gp_rank *ranks;
+    gp_msg *slots;
+    uint64_t *inbox;
+    gp_rank_stats *stats; /* NULL without --stats */
+    int nranks;
+} gp_world_hot;
+extern GPUMPI_CONST_VAR gp_world_hot gp_hot;
 #endif
 
 #endif
