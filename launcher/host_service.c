@@ -109,6 +109,15 @@ static void serve_one_way(gp_host_cell *c, uint64_t t)
     case GP_HOST_WRITE:
         output(c->rank, c->arg == 2 ? 2 : 1, c->data, c->len);
         break;
+    case GP_HOST_WRITE_PACKED:
+        for (size_t off = 0; off + sizeof(gp_packed_write) <= c->len && off < GP_HOST_CELL_BYTES;) {
+            gp_packed_write h;
+            memcpy(&h, c->data + off, sizeof h);
+            size_t n = h.len, room = GP_HOST_CELL_BYTES - off - sizeof h;
+            output(h.rank, h.fd == 2 ? 2 : 1, c->data + off + sizeof h, n < room ? n : room);
+            off += (sizeof h + n + 7) & ~(size_t)7;
+        }
+        break;
     case GP_HOST_ABORT:
         if (!ending) { /* the first rank to end the job gives the reason and the status */
             ending = 1;

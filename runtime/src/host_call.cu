@@ -56,8 +56,66 @@ GPUMPI_FN static uint64_t gp_host_post(int op, int64_t arg, int64_t arg2, const 
     return t0;
 }
 
+#if defined(GPUMPI_CUDA)
+/* Bytes a write takes in a packed cell. */
+GPUMPI_FN static uint32_t gp_packed_size(size_t len) { return (uint32_t)((sizeof(gp_packed_write) + len + 7) & ~(size_t)7); }
+
+/* The lanes of a warp that write at the same moment (every rank printing
+ * its line) share cells: one ticket for the warp, each lane's write placed
+ * in a cell by the same greedy layout that every lane computes, and the
+ * first lane in each cell publishes it once all have written. The host
+ * gets a few cells instead of one per rank. Returns 0 if this lane is
+ * alone, to take the plain path. */
+GPUMPI_FN static int gp_host_write_packed(int fd, const void *data, size_t len)
+{
+    unsigned mask = __activemask();
+    if (__popc(mask) == 1) return 0;
+    int lane = gp_lane_id(), leader = gp_lowest_bit(mask);
+    uint32_t size = gp_packed_size(len), cell = 0, used = 0, my_cell = 0, my_off = 0, cell_len[32];
+    for (unsigned m = mask; m; m &= m - 1) {
+        int j = gp_lowest_bit(m);
+        uint32_t sj = __shfl_sync(mask, size, j);
+        if (used + sj > GP_HOST_CELL_BYTES) {
+            cell_len[cell++] = used;
+            used = 0;
+        }
+        if (j == lane) {
+            my_cell = cell;
+            my_off = used;
+        }
+        used += sj;
+    }
+    cell_len[cell] = used;
+    gp_world *w = gp_w();
+    uint64_t t0 = 0;
+    if (lane == leader) t0 = gp_fetch_add64(&w->host_ticket, cell + 1);
+    t0 = __shfl_sync(mask, t0, leader);
+    uint64_t t = t0 + my_cell;
+    gp_host_cell *c = &w->host_cells[t % GP_HOST_CELLS];
+    if (my_off == 0) gp_wait_cell(c, t);
+    __syncwarp(mask); /* every cell of the warp is ours */
+    gp_packed_write h = {gp_thread_rank(), (uint16_t)fd, (uint16_t)len};
+    gp_memcpy(c->data + my_off, &h, sizeof h);
+    gp_memcpy(c->data + my_off + sizeof h, data, len);
+    __syncwarp(mask); /* orders the other lanes' writes before the publisher's release */
+    if (my_off == 0) {
+        c->rank = -1;
+        c->op = GP_HOST_WRITE_PACKED;
+        c->ncells = 1;
+        c->arg = 0;
+        c->arg2 = 0;
+        c->len = cell_len[my_cell];
+        gp_sys_store_release64(&c->seq, t + 1);
+    }
+    return 1;
+}
+#endif
+
 GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len)
 {
+#if defined(GPUMPI_CUDA)
+    if (op == GP_HOST_WRITE && gp_packed_size(len) <= GP_HOST_CELL_BYTES && gp_host_write_packed(arg, data, len)) return;
+#endif
     size_t ncells = len ? (len + GP_HOST_CELL_BYTES - 1) / GP_HOST_CELL_BYTES : 1;
     gp_host_post(op, arg, 0, data, len, ncells, 1);
 }

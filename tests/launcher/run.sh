@@ -27,6 +27,15 @@ build() {
     fi
 }
 
+# Every rank's numbered lines (64 ranks, N_LINES each, default 1000) whole and in order in file $1.
+check_lines() {
+    awk -v n=64 -v lines="${N_LINES:-1000}" '
+        $1 != "rank" || $3 != "line" || $5 != "of" || NF != 15 || $15 != "dog" { print "torn or malformed line " NR ": " $0; exit 1 }
+        { r = $2; l = $4 + 0
+          if (l != seen[r] + 0) { print "rank " r ": line " l " came when line " seen[r] + 0 " was due"; exit 1 }
+          seen[r]++; total++ }
+        END { if (total != n * lines) { print "got " total " lines, expected " n * lines; exit 1 } }' "$1" >"$W/why"
+}
 # status_is WHAT WANT: the last run's status
 status_is() { [ "$STATUS" -eq "$2" ] || fail "$1: status $STATUS, expected $2; stderr: $(head -c 3000 "$ERR_TXT"); stdout: $(head -c 1000 "$OUT_TXT")"; }
 # err_has WHAT TEXT: stderr holds the fixed string TEXT
@@ -178,15 +187,14 @@ output)
     run "$W/lines" 1000 ---gpumpi -n 64
     end=$(date +%s.%N)
     status_is "64 x 1000 lines" 0
-    awk -v n=64 -v lines=1000 '
-        $1 != "rank" || $3 != "line" || $5 != "of" || NF != 15 || $15 != "dog" { print "torn or malformed line " NR ": " $0; exit 1 }
-        { r = $2; l = $4 + 0
-          if (l != seen[r] + 0) { print "rank " r ": line " l " came when line " seen[r] + 0 " was due"; exit 1 }
-          seen[r]++; total++ }
-        END { if (total != n * lines) { print "got " total " lines, expected " n * lines; exit 1 } }' "$OUT_TXT" >"$W/why" ||
-        fail "output: $(cat "$W/why")"
+    check_lines "$OUT_TXT" || fail "output: $(cat "$W/why")"
     rate=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.0f", 64000 / (e - s) }')
     note "output: 64 ranks x 1000 lines, none lost, torn or out of order; $rate lines/s end to end (threads backend, launch included); $(cat "$ERR_TXT")"
+    run "$W/lines" 200 stderr ---gpumpi -n 64
+    status_is "64 x 200 stderr lines" 0
+    grep -v "^lines: " "$ERR_TXT" >"$W/err_lines"
+    N_LINES=200 check_lines "$W/err_lines" || fail "stderr: $(cat "$W/why")"
+    note "stderr: 64 ranks x 200 lines, each written in three pieces, arrive whole and in order"
     run "$W/lines" 3 ---gpumpi -n 4 --tag-output
     status_is "--tag-output" 0
     for r in 0 1 2 3; do

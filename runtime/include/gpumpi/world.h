@@ -118,6 +118,12 @@ typedef struct gp_msg {
     uint64_t payload[GP_EAGER_BYTES / 8];
 } gp_msg;
 
+/* A rank's line buffer for one standard stream. */
+typedef struct gp_line_buf {
+    uint32_t len;
+    char line[GP_LINE_BYTES];
+} gp_line_buf;
+
 typedef struct gp_rank {
     gp_msg *uq_head;    /* unexpected messages in arrival order (the rank's own: match.cu) */
     gp_msg *uq_tail;
@@ -137,8 +143,7 @@ typedef struct gp_rank {
     void *libc;         /* the rest of the C library's per-rank state, atexit handlers and open files
                          * included (libc-shim/src/libc_state.h),
                          * allocated on first use */
-    uint32_t out_len;   /* bytes pending in out_line */
-    char out_line[GP_LINE_BYTES];
+    gp_line_buf out[2]; /* stdout's and stderr's pending bytes (libc-shim/src/stdio.cu) */
     /* the MPI wait this rank is in, for the deadlock watchdog (watchdog.cu) */
     const char *block_fn; /* NULL: not waiting */
     int block_comm, block_peer, block_tag;
@@ -175,6 +180,8 @@ enum gp_host_op {
     /* one-way: the host frees the cell */
     GP_HOST_WRITE = 1, /* arg = fd (1 or 2); data = bytes */
     GP_HOST_ABORT = 2, /* arg = exit status; data = the reason, a line: ends the job */
+    GP_HOST_WRITE_PACKED = 3, /* data = the writes of several ranks of a warp, each a gp_packed_write + bytes,
+                               * 8-byte aligned */
     /* request/reply (gp_host_rpc): the host answers in the call's own cells */
     GP_HOST_OPEN = 16, /* data = path, NUL, fopen mode, NUL -> ret = handle */
     GP_HOST_CLOSE,     /* arg = handle */
@@ -185,6 +192,13 @@ enum gp_host_op {
     GP_HOST_RENAME,    /* data = old path, NUL, new path, NUL */
     GP_HOST_TMPFILE,   /* -> ret = handle */
 };
+
+/* One rank's write in a GP_HOST_WRITE_PACKED cell; its bytes follow. */
+typedef struct gp_packed_write {
+    int32_t rank;
+    uint16_t fd;
+    uint16_t len;
+} gp_packed_write;
 
 /* One host call. seq is the handshake: a producer with ticket t owns the cell
  * when seq == t and publishes it by setting seq = t + 1; the host frees it for
