@@ -203,3 +203,31 @@ GPUMPI_FN int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *
 }
 
 GPUMPI_FN int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
+
+/* MPI_Finalize frees MPI_COMM_SELF's attributes first, newest first, as
+ * the standard says (libraries rely on it to run their clean-up while MPI
+ * still works), then MPI_COMM_WORLD's the same way. */
+GPUMPI_FN static int gp_attrs_delete_newest_first(MPI_Comm comm)
+{
+    for (;;) {
+        gp_comm *c = gp_comm_find(comm);
+        if (!c->attrs) return MPI_SUCCESS;
+        gp_attr **last = &c->attrs;
+        while ((*last)->next) last = &(*last)->next;
+        int rc = gp_attr_remove(comm, last);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+}
+
+GPUMPI_FN int gp_attrs_finalize(void)
+{
+    int rc = gp_attrs_delete_newest_first(MPI_COMM_SELF);
+    if (rc != MPI_SUCCESS)
+        return gp_err(MPI_COMM_SELF, "MPI_Finalize", rc, "a delete callback of an MPI_COMM_SELF attribute failed with %d",
+                      rc);
+    rc = gp_attrs_delete_newest_first(MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return gp_err(MPI_COMM_WORLD, "MPI_Finalize", rc,
+                      "a delete callback of an MPI_COMM_WORLD attribute failed with %d", rc);
+    return MPI_SUCCESS;
+}
