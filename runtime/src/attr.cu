@@ -142,11 +142,17 @@ GPUMPI_FN int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_
 {
     GP_TRY(gp_comm_check("MPI_Comm_set_attr", comm));
     GP_TRY(gp_check_user_key("MPI_Comm_set_attr", comm, comm_keyval));
-    gp_attr **slot = gp_attr_slot(gp_comm_find(comm), comm_keyval);
-    if (*slot) { /* replacing a value deletes the old one first */
-        int rc = gp_attr_remove(comm, slot);
+    gp_attr *a = *gp_attr_slot(gp_comm_find(comm), comm_keyval);
+    if (a) { /* replacing a value deletes the old one first; the attribute keeps its place (MPICH does too) */
+        gp_keyval *k = gp_keyval_find(comm_keyval);
+        int rc = k->delete_fn ? k->delete_fn(comm, comm_keyval, a->value, k->extra) : MPI_SUCCESS;
         if (rc != MPI_SUCCESS)
             return gp_err(comm, "MPI_Comm_set_attr", rc, "the delete callback of key %d failed", comm_keyval);
+        a = *gp_attr_slot(gp_comm_find(comm), comm_keyval); /* the callback may have changed the list */
+        if (a) {
+            a->value = attribute_val;
+            return MPI_SUCCESS;
+        }
     }
     int rc = gp_attr_add(comm, comm_keyval, attribute_val);
     if (rc != MPI_SUCCESS) return gp_err(comm, "MPI_Comm_set_attr", rc, "no device heap left for an attribute");
