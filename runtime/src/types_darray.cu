@@ -50,6 +50,7 @@ GPUMPI_FN int MPI_Type_create_darray(int size, int rank, int ndims, const int ar
         return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "an array argument is NULL");
     if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN)
         return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "invalid order %d", order);
+    if (ndims > 64) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_DIMS, "%d dimensions (at most 64 here)", ndims);
     long procs = 1;
     for (int d = 0; d < ndims; d++) {
         int g = array_of_gsizes[d], dist = array_of_distribs[d], a = array_of_dargs[d], p = array_of_psizes[d];
@@ -85,7 +86,6 @@ GPUMPI_FN int MPI_Type_create_darray(int size, int rank, int ndims, const int ar
     gp_tobj *cur = 0;
     int r = rank;
     int coords[64];
-    if (ndims > 64) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_DIMS, "%d dimensions (at most 64 here)", ndims);
     for (int d = ndims - 1; d >= 0; d--) { /* row-major process grid */
         coords[d] = r % array_of_psizes[d];
         r /= array_of_psizes[d];
