@@ -130,6 +130,22 @@ static void dist_graph(void)
     CHECK(wr[0].i[0] == val(src[0], 0, 0) && wr[0].i[1] == val(src[0], 0, 1), "dist alltoallw ints: %d %d",
           wr[0].i[0], wr[0].i[1]);
     CHECK(wr[1].d == src[1] + 0.5, "dist alltoallw double: %g, want %g", wr[1].d, src[1] + 0.5);
+    /* large blocks (sent by rendezvous, not eagerly): no rank may wait for
+     * a receive before its own sends are out */
+    enum { BIG = 512 };
+    int *bs = malloc(sizeof(int) * 2 * BIG), *br = malloc(sizeof(int) * 2 * BIG);
+    for (int b = 0; b < 2; b++)
+        for (int e = 0; e < BIG; e++) bs[b * BIG + e] = val(rank, b, e % 7);
+    for (int i = 0; i < 2 * BIG; i++) br[i] = UNTOUCHED;
+    MPI_Neighbor_alltoall(bs, BIG, MPI_INT, br, BIG, MPI_INT, g);
+    if (!same) {
+        int bad = 0;
+        for (int b = 0; b < 2; b++)
+            for (int e = 0; e < BIG; e++) bad += br[b * BIG + e] != val(src[b], b, e % 7);
+        CHECK(bad == 0, "dist alltoall of large blocks: %d elements wrong", bad);
+    }
+    free(bs);
+    free(br);
     MPI_Comm_free(&g);
 }
 
