@@ -75,6 +75,13 @@ typedef struct MPI_Status {
 #define MPI_ERR_IN_STATUS 19
 #define MPI_ERR_NO_MEM 20
 #define MPI_ERR_KEYVAL 21
+/* ---- issue 9 part B (helper mpi3): Info, intercommunicators ---- */
+#define MPI_ERR_INFO 22
+#define MPI_ERR_INFO_KEY 23
+#define MPI_ERR_INFO_VALUE 24
+#define MPI_ERR_INFO_NOKEY 25
+#define MPI_ERR_UNSUPPORTED_OPERATION 26 /* a call gpumpi does not provide (intercommunicators...) */
+/* ---- end of issue 9 part B block ---- */
 #define MPI_ERR_LASTCODE 64
 
 /* Error handlers. */
@@ -151,5 +158,7 @@ GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, 
 #include "gpumpi/mpi_coll.h"
 #include "gpumpi/mpi_comm.h"
 #include "gpumpi/mpi_types.h"
+/* issue 9 part B (mpi3): calls outside gpumpi's scope fail at build time */
+#include "gpumpi/mpi_unsupported.h"
 
 #endif

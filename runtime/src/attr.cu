@@ -142,11 +142,17 @@ GPUMPI_FN int MPI_Comm_set_attr(MPI_Comm comm, int comm_keyval, void *attribute_
 {
     GP_TRY(gp_comm_check("MPI_Comm_set_attr", comm));
     GP_TRY(gp_check_user_key("MPI_Comm_set_attr", comm, comm_keyval));
-    gp_attr **slot = gp_attr_slot(gp_comm_find(comm), comm_keyval);
-    if (*slot) { /* replacing a value deletes the old one first */
-        int rc = gp_attr_remove(comm, slot);
+    gp_attr *a = *gp_attr_slot(gp_comm_find(comm), comm_keyval);
+    if (a) { /* replacing a value deletes the old one first; the attribute keeps its place (MPICH does too) */
+        gp_keyval *k = gp_keyval_find(comm_keyval);
+        int rc = k->delete_fn ? k->delete_fn(comm, comm_keyval, a->value, k->extra) : MPI_SUCCESS;
         if (rc != MPI_SUCCESS)
             return gp_err(comm, "MPI_Comm_set_attr", rc, "the delete callback of key %d failed", comm_keyval);
+        a = *gp_attr_slot(gp_comm_find(comm), comm_keyval); /* the callback may have changed the list */
+        if (a) {
+            a->value = attribute_val;
+            return MPI_SUCCESS;
+        }
     }
     int rc = gp_attr_add(comm, comm_keyval, attribute_val);
     if (rc != MPI_SUCCESS) return gp_err(comm, "MPI_Comm_set_attr", rc, "no device heap left for an attribute");
@@ -203,3 +209,31 @@ GPUMPI_FN int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *
 }
 
 GPUMPI_FN int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
+
+/* MPI_Finalize frees MPI_COMM_SELF's attributes first, newest first, as
+ * the standard says (libraries rely on it to run their clean-up while MPI
+ * still works), then MPI_COMM_WORLD's the same way. */
+GPUMPI_FN static int gp_attrs_delete_newest_first(MPI_Comm comm)
+{
+    for (;;) {
+        gp_comm *c = gp_comm_find(comm);
+        if (!c->attrs) return MPI_SUCCESS;
+        gp_attr **last = &c->attrs;
+        while ((*last)->next) last = &(*last)->next;
+        int rc = gp_attr_remove(comm, last);
+        if (rc != MPI_SUCCESS) return rc;
+    }
+}
+
+GPUMPI_FN int gp_attrs_finalize(void)
+{
+    int rc = gp_attrs_delete_newest_first(MPI_COMM_SELF);
+    if (rc != MPI_SUCCESS)
+        return gp_err(MPI_COMM_SELF, "MPI_Finalize", rc, "a delete callback of an MPI_COMM_SELF attribute failed with %d",
+                      rc);
+    rc = gp_attrs_delete_newest_first(MPI_COMM_WORLD);
+    if (rc != MPI_SUCCESS)
+        return gp_err(MPI_COMM_WORLD, "MPI_Finalize", rc,
+                      "a delete callback of an MPI_COMM_WORLD attribute failed with %d", rc);
+    return MPI_SUCCESS;
+}

@@ -25,7 +25,8 @@ GPUMPI_FN int gp_coll_check_not_in_place(MPI_Comm comm, const char *fn, const vo
 
 GPUMPI_FN int gp_coll_check_alias(MPI_Comm comm, const char *fn, const void *sbuf, const void *rbuf, size_t bytes)
 {
-    if (bytes && sbuf == rbuf && sbuf != MPI_IN_PLACE)
+    /* both MPI_BOTTOM: absolute addresses in the types (issue 9 part B, mpi3) */
+    if (bytes && sbuf == rbuf && sbuf != MPI_IN_PLACE && sbuf != MPI_BOTTOM)
         return gp_err(comm, fn, MPI_ERR_BUFFER, "the send and receive buffers are the same (pass MPI_IN_PLACE instead)");
     return MPI_SUCCESS;
 }

@@ -247,6 +247,8 @@ GPUMPI_FN int MPI_Comm_free(MPI_Comm *comm)
     gp_free(c->topo);
     c->name = 0;
     c->topo = 0;
+    gp_topo_release_graphs(c);
+    gp_info_release(&c->info);
     c->live = 0;
     /* receives posted on it complete normally: keep what they look up */
     c->zombie = 1;

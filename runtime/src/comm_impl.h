@@ -53,6 +53,21 @@ typedef struct gp_topo {
 #define GP_TOPO_PERIODS(t) ((t)->v + (t)->ndims)
 GPUMPI_FN gp_topo *gp_topo_new(int ndims, const int *dims, const int *periods);
 
+/* A graph topology (MPI_Graph_create): the whole graph, as every member
+ * passed it; one copy shared by the members, freed by the last release. */
+typedef struct gp_graph {
+    uint32_t refs;
+    int nnodes, nedges;
+    int *index; /* nnodes entries, then edges[nedges] */
+    int *edges;
+} gp_graph;
+
+/* A distributed graph topology: the calling rank's own neighbours only. */
+typedef struct gp_dgraph {
+    int indeg, outdeg, weighted;
+    int *in, *inw, *out, *outw; /* one block: sources, their weights, destinations, theirs */
+} gp_dgraph;
+
 typedef struct gp_attr {
     int keyval;
     void *value;
@@ -71,6 +86,9 @@ typedef struct gp_comm {
     char *name;        /* NULL: the default name */
     gp_topo *topo;     /* NULL: no topology */
     gp_attr *attrs;
+    gp_graph *graph;   /* NULL: no graph topology (shared, counted) */
+    gp_dgraph *dgraph; /* NULL: no distributed graph topology (this rank's) */
+    MPI_Info info;     /* the hints set on it (a handle of this rank's), or MPI_INFO_NULL */
 } gp_comm;
 
 typedef struct gp_group {
@@ -91,10 +109,24 @@ typedef struct gp_keyval {
     void *extra;
 } gp_keyval;
 
+/* An Info object: keys and values in the order they were first set. */
+typedef struct gp_info {
+    int live;
+    int n, cap;
+    char **keys, **vals;
+} gp_info;
+
+/* An error class or code the program added (MPI_Add_error_class/code). */
+typedef struct gp_ecode {
+    int cls;    /* its class: itself for a class */
+    char *text; /* MPI_Add_error_string, or NULL */
+} gp_ecode;
+
 /* Handle bases: below them are the predefined handles. */
 #define GP_GROUP_BASE 2   /* MPI_GROUP_NULL, MPI_GROUP_EMPTY */
 #define GP_ERRH_BASE 3    /* MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN */
 #define GP_KEYVAL_BASE 16 /* MPI_KEYVAL_INVALID and the predefined keys */
+#define GP_INFO_BASE 1    /* MPI_INFO_NULL; MPI_INFO_ENV is the table's first entry */
 #define GP_FIRST_CTX 6    /* contexts 2, 3 are MPI_COMM_WORLD's (GP_WORLD_CTX, runtime.h), 4, 5 MPI_COMM_SELF's */
 
 typedef struct gp_comm_state {
@@ -106,6 +138,10 @@ typedef struct gp_comm_state {
     int nerrhs, cap_errhs;
     gp_keyval *keyvals; /* handle = GP_KEYVAL_BASE + index */
     int nkeyvals, cap_keyvals;
+    gp_info *infos; /* handle = GP_INFO_BASE + index; index 0 is MPI_INFO_ENV */
+    int ninfos, cap_infos;
+    gp_ecode *ecodes; /* code = MPI_ERR_LASTCODE + 1 + index */
+    int necodes, cap_ecodes;
     int thread_level;
     int attr_values[MPI_LASTUSEDCODE + 1]; /* the predefined attributes' values, by key */
 } gp_comm_state;
@@ -129,6 +165,8 @@ GPUMPI_FN int gp_ctx_alloc(void);
 /* Splits parent as MPI_Comm_split does (every member calls it); *out is
  * MPI_COMM_NULL for color MPI_UNDEFINED. */
 GPUMPI_FN int gp_comm_split(const char *fn, MPI_Comm parent, int color, int key, MPI_Comm *out);
+/* MPI_Comm_dup (comm_split.cu): hints from the parent, or info's if with_info. */
+GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm);
 
 /* Groups (group.cu). */
 GPUMPI_FN gp_group *gp_group_find(MPI_Group g);
@@ -144,6 +182,22 @@ GPUMPI_FN void gp_errh_release(MPI_Errhandler eh);
  * copy callbacks (MPI_Comm_dup); deletes all of comm's (MPI_Comm_free). */
 GPUMPI_FN int gp_attrs_copy(MPI_Comm comm, MPI_Comm newcomm);
 GPUMPI_FN int gp_attrs_delete_all(MPI_Comm comm);
+
+/* Topologies (topo_graph.cu): what a communicator's graph topology holds
+ * is copied by MPI_Comm_dup and released by MPI_Comm_free. */
+GPUMPI_FN void gp_topo_copy_graphs(const gp_comm *from, gp_comm *to);
+GPUMPI_FN void gp_topo_release_graphs(gp_comm *c);
+
+/* Info (info.cu): a new handle holding a copy of info (MPI_INFO_NULL: an
+ * empty one); frees a handle made so. */
+GPUMPI_FN int gp_info_copy(const char *fn, MPI_Info info, MPI_Info *out);
+GPUMPI_FN void gp_info_release(MPI_Info *info);
+/* Attributes at MPI_Finalize: MPI_COMM_SELF's deleted in the reverse order
+ * they were set, then MPI_COMM_WORLD's (attr.cu). */
+GPUMPI_FN int gp_attrs_finalize(void);
+/* The class of an added code and its text (errclass.cu): 1 if code was
+ * added by the program, else 0. */
+GPUMPI_FN int gp_added_error(int code, int *cls, const char **text);
 
 /* Grows a table of elem-byte entries so that it holds need; 0 without heap. */
 GPUMPI_FN int gp_table_reserve(void **table, int *cap, int need, size_t elem);

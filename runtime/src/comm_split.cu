@@ -177,9 +177,17 @@ GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
-GPUMPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+/* MPI_Comm_dup and its variants: the same ranks in a new context, with the
+ * topology, the attributes (through their copy callbacks) and the hints:
+ * the parent's, or info's when with_info (MPI_Comm_dup_with_info). */
+GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm)
 {
-    GP_TRY(gp_comm_check("MPI_Comm_dup", comm));
+    GP_TRY(gp_comm_check(fn, comm));
+    if (!newcomm) return gp_err(comm, fn, MPI_ERR_ARG, "the newcomm argument is NULL");
+    MPI_Info hints = MPI_INFO_NULL;
+    if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy(fn, info, &hints));
+    if (!with_info && gp_comm_find(comm)->info != MPI_INFO_NULL)
+        GP_TRY(gp_info_copy(fn, gp_comm_find(comm)->info, &hints));
     int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc() : 0;
     MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
     gp_comm *c = gp_comm_find(comm);
@@ -187,18 +195,26 @@ GPUMPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     gp_ranks_retain(&ranks);
     MPI_Comm h = gp_comm_make(comm, &ranks, c->rank, ctx);
     c = gp_comm_find(comm); /* the table may have moved */
+    gp_comm *n = gp_comm_find(h);
     if (c->topo) {
         gp_topo *t = c->topo;
-        gp_comm_find(h)->topo = gp_topo_new(t->ndims, GP_TOPO_DIMS(t), GP_TOPO_PERIODS(t));
+        n->topo = gp_topo_new(t->ndims, GP_TOPO_DIMS(t), GP_TOPO_PERIODS(t));
     }
+    gp_topo_copy_graphs(c, n);
+    n->info = hints;
     int rc = gp_attrs_copy(comm, h);
     if (rc != MPI_SUCCESS) {
         MPI_Comm_free(&h);
         *newcomm = MPI_COMM_NULL;
-        return gp_err(comm, "MPI_Comm_dup", rc, "an attribute copy callback failed with %d", rc);
+        return gp_err(comm, fn, rc, "an attribute copy callback failed with %d", rc);
     }
     *newcomm = h;
     return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
+{
+    return gp_comm_dup("MPI_Comm_dup", comm, 0, MPI_INFO_NULL, newcomm);
 }
 
 /* MPI_Comm_create_group: collective over the group only, so the context

@@ -55,6 +55,17 @@ typedef long double gp_ldouble;
 
 typedef struct gp_tobj gp_tobj;
 
+/* How a derived type was made, for MPI_Type_get_envelope and
+ * MPI_Type_get_contents: the constructor's arguments as the standard
+ * lists them. It holds a reference on each type it names. */
+typedef struct gp_tenv {
+    int combiner;
+    int ni, na, nd;
+    int *ints;
+    MPI_Aint *aints;
+    const gp_tobj **types;
+} gp_tenv;
+
 typedef struct gp_tent {
     MPI_Aint off;          /* the first block, from the element's origin */
     MPI_Aint stride;       /* between blocks (0 when count is 1) */
@@ -93,6 +104,7 @@ struct gp_tobj {
     const gp_tobj **children;
     const gp_tobj *aux;    /* an internal type the program names (a vector's block) */
     char *name;
+    gp_tenv *env;          /* NULL: predefined */
     int depth;             /* nest levels of the program below this one (0: only runs) */
     gp_tobj *next_dead;    /* being freed (gp_tobj_unref) */
 };
@@ -134,6 +146,13 @@ GPUMPI_FN void gp_tobj_ref(const gp_tobj *o);
 GPUMPI_FN void gp_tobj_unref(const gp_tobj *o);
 /* The name of a predefined type: 1 and the name, or 0. */
 GPUMPI_FN int gp_predef_name(MPI_Datatype t, const char **name);
+
+/* The handle of a predefined type's object (types_basic.cu). */
+GPUMPI_FN MPI_Datatype gp_predef_handle(const gp_tobj *o);
+/* Records how o was made (types_envelope.cu): the caller fills ints and
+ * aints, and names the types with gp_env_type. */
+GPUMPI_FN gp_tenv *gp_env_new(gp_tobj *o, int combiner, int ni, int na, int nd);
+GPUMPI_FN void gp_env_type(gp_tenv *e, int k, MPI_Datatype t);
 
 /* User operations (ops_user.cu): gp_reduce_apply for a user op handle. */
 GPUMPI_FN int gp_user_op_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count);

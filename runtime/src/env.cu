@@ -71,6 +71,7 @@ GPUMPI_FN int MPI_Finalize(void)
     gp_rank *me = gp_self();
     if (me->init_state != 1)
         return gp_fatal("MPI_Finalize", MPI_ERR_OTHER, "called without MPI_Init or twice");
+    GP_TRY(gp_attrs_finalize()); /* issue 9 part B (mpi3): attribute delete callbacks, while MPI still works */
     /* Every rank's messages must be delivered before any rank leaves. */
     MPI_Barrier(MPI_COMM_WORLD);
     me->init_state = 2;

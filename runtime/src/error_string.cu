@@ -1,6 +1,7 @@
 /* MPI_Error_string and MPI_Error_class. Every error code gpumpi returns is
- * its class, so a code's class is itself. */
-#include "runtime.h"
+ * its class, so a code's class is itself; codes the program added
+ * (errclass.cu) have the class and text it gave them. */
+#include "comm_impl.h"
 #include "gpumpi/shim_string.h"
 
 GPUMPI_FN static const char *gp_error_text(int code)
@@ -28,6 +29,11 @@ GPUMPI_FN static const char *gp_error_text(int code)
     case MPI_ERR_IN_STATUS: return "Error code is in the status";
     case MPI_ERR_NO_MEM: return "Out of memory (raise the device heap with ---gpumpi --heap)";
     case MPI_ERR_KEYVAL: return "Invalid attribute key";
+    case MPI_ERR_INFO: return "Invalid info object";
+    case MPI_ERR_INFO_KEY: return "Invalid info key (empty, or longer than MPI_MAX_INFO_KEY - 1)";
+    case MPI_ERR_INFO_VALUE: return "Invalid info value (longer than MPI_MAX_INFO_VAL - 1)";
+    case MPI_ERR_INFO_NOKEY: return "The info has no such key";
+    case MPI_ERR_UNSUPPORTED_OPERATION: return "Operation not supported by gpumpi";
     case MPI_ERR_LASTCODE: return "Last error code";
     default: return 0;
     }
@@ -36,7 +42,9 @@ GPUMPI_FN static const char *gp_error_text(int code)
 GPUMPI_FN int MPI_Error_string(int errorcode, char *string, int *resultlen)
 {
     const char *text = gp_error_text(errorcode);
-    if (!text) return gp_err(MPI_COMM_WORLD, "MPI_Error_string", MPI_ERR_ARG, "invalid error code %d", errorcode);
+    int cls;
+    if (!text && !gp_added_error(errorcode, &cls, &text))
+        return gp_err(MPI_COMM_WORLD, "MPI_Error_string", MPI_ERR_ARG, "invalid error code %d", errorcode);
     size_t n = gp_strlen(text);
     if (n > MPI_MAX_ERROR_STRING - 1) n = MPI_MAX_ERROR_STRING - 1;
     gp_memcpy(string, text, n);
@@ -47,8 +55,10 @@ GPUMPI_FN int MPI_Error_string(int errorcode, char *string, int *resultlen)
 
 GPUMPI_FN int MPI_Error_class(int errorcode, int *errorclass)
 {
-    if (!gp_error_text(errorcode))
+    const char *text;
+    int cls = errorcode;
+    if (!gp_error_text(errorcode) && !gp_added_error(errorcode, &cls, &text))
         return gp_err(MPI_COMM_WORLD, "MPI_Error_class", MPI_ERR_ARG, "invalid error code %d", errorcode);
-    *errorclass = errorcode;
+    *errorclass = cls;
     return MPI_SUCCESS;
 }

@@ -224,7 +224,8 @@ GPUMPI_FN int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int
 GPUMPI_FN int MPI_Topo_test(MPI_Comm comm, int *status)
 {
     GP_TRY(gp_comm_check("MPI_Topo_test", comm));
-    *status = gp_comm_find(comm)->topo ? MPI_CART : MPI_UNDEFINED;
+    gp_comm *c = gp_comm_find(comm);
+    *status = c->topo ? MPI_CART : c->graph ? MPI_GRAPH : c->dgraph ? MPI_DIST_GRAPH : MPI_UNDEFINED;
     return MPI_SUCCESS;
 }
 

@@ -114,6 +114,8 @@ GPUMPI_FN int gp_predef_name(MPI_Datatype t, const char **name)
     return 1;
 }
 
+GPUMPI_FN MPI_Datatype gp_predef_handle(const gp_tobj *o) { return (MPI_Datatype)(o - gp_predef); }
+
 GPUMPI_FN gp_type_state *gp_types(void)
 {
     gp_rank *r = gp_self();
@@ -242,6 +244,10 @@ GPUMPI_FN void gp_tobj_unref(const gp_tobj *co)
         gp_free(o->blocklens);
         gp_free(o->more);
         gp_free(o->name);
+        if (o->env) { /* its types are dropped last: a dead object is never on the list twice */
+            for (int k = 0; k < o->env->nd; k++) gp_tobj_drop(o->env->types[k], &dead);
+            gp_free(o->env);
+        }
         gp_free(o);
     }
 }

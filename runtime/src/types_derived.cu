@@ -34,7 +34,11 @@ GPUMPI_FN int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype 
 {
     const gp_tobj *old = 0;
     GP_TRY(gp_ctor_check("MPI_Type_contiguous", count, oldtype, &old, newtype));
-    return gp_type_new_handle("MPI_Type_contiguous", gp_make_contig(count, old), newtype);
+    gp_tobj *o = gp_make_contig(count, old);
+    gp_tenv *e = gp_env_new(o, MPI_COMBINER_CONTIGUOUS, 1, 0, 1);
+    e->ints[0] = count;
+    gp_env_type(e, 0, oldtype);
+    return gp_type_new_handle("MPI_Type_contiguous", o, newtype);
 }
 
 GPUMPI_FN static int gp_hvector(const char *fn, int count, int blocklength, MPI_Aint stride, int in_extents,
@@ -43,8 +47,17 @@ GPUMPI_FN static int gp_hvector(const char *fn, int count, int blocklength, MPI_
     const gp_tobj *old = 0;
     GP_TRY(gp_ctor_check(fn, count, oldtype, &old, newtype));
     GP_TRY(gp_blocklen_check(fn, count, 0, blocklength));
-    if (in_extents) stride *= gp_ext(old);
-    return gp_type_new_handle(fn, gp_make_hvector(count, blocklength, stride, old), newtype);
+    gp_tobj *o = gp_make_hvector(count, blocklength, in_extents ? stride * gp_ext(old) : stride, old);
+    gp_tenv *e = gp_env_new(o, in_extents ? MPI_COMBINER_VECTOR : MPI_COMBINER_HVECTOR, in_extents ? 3 : 2,
+                            in_extents ? 0 : 1, 1);
+    e->ints[0] = count;
+    e->ints[1] = blocklength;
+    if (in_extents)
+        e->ints[2] = (int)stride;
+    else
+        e->aints[0] = stride;
+    gp_env_type(e, 0, oldtype);
+    return gp_type_new_handle(fn, o, newtype);
 }
 
 GPUMPI_FN int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -73,7 +86,24 @@ GPUMPI_FN static int gp_indexed(const char *fn, int count, const int *bls, int b
     GP_TRY(gp_ctor_check(fn, count, oldtype, &old, newtype));
     GP_TRY(gp_blocklen_check(fn, count, bls, bl));
     GP_TRY(gp_array_check(fn, count, idisp ? (const void *)idisp : (const void *)adisp, "displacement"));
-    return gp_type_new_handle(fn, gp_make_blocks(GP_TK_INDEXED, count, bls, bl, idisp, adisp, old, 0), newtype);
+    gp_tobj *o = gp_make_blocks(GP_TK_INDEXED, count, bls, bl, idisp, adisp, old, 0);
+    /* the standard's layout: count, then block lengths (or the one), then
+     * displacements in extents as integers or in bytes as addresses */
+    int nbl = bls ? count : 1;
+    gp_tenv *e = gp_env_new(o,
+                            bls ? (idisp ? MPI_COMBINER_INDEXED : MPI_COMBINER_HINDEXED)
+                                : (idisp ? MPI_COMBINER_INDEXED_BLOCK : MPI_COMBINER_HINDEXED_BLOCK),
+                            1 + nbl + (idisp ? count : 0), idisp ? 0 : count, 1);
+    e->ints[0] = count;
+    for (int i = 0; i < nbl; i++) e->ints[1 + i] = bls ? bls[i] : bl;
+    for (int i = 0; i < count; i++) {
+        if (idisp)
+            e->ints[1 + nbl + i] = idisp[i];
+        else
+            e->aints[i] = adisp[i];
+    }
+    gp_env_type(e, 0, oldtype);
+    return gp_type_new_handle(fn, o, newtype);
 }
 
 GPUMPI_FN int MPI_Type_indexed(int count, const int array_of_blocklengths[], const int array_of_displacements[],
@@ -127,7 +157,15 @@ GPUMPI_FN static int gp_struct(const char *fn, int count, const int bls[], const
     GP_TRY(gp_array_check(fn, count, displs, "displacement"));
     GP_TRY(gp_array_check(fn, count, types, "datatype"));
     for (int i = 0; i < count; i++) GP_TRY(gp_type_valid(fn, types[i], 0));
-    return gp_type_new_handle(fn, gp_make_blocks(GP_TK_STRUCT, count, bls, 0, 0, displs, 0, types), newtype);
+    gp_tobj *o = gp_make_blocks(GP_TK_STRUCT, count, bls, 0, 0, displs, 0, types);
+    gp_tenv *e = gp_env_new(o, MPI_COMBINER_STRUCT, 1 + count, count, count);
+    e->ints[0] = count;
+    for (int i = 0; i < count; i++) {
+        e->ints[1 + i] = bls[i];
+        e->aints[i] = displs[i];
+        gp_env_type(e, i, types[i]);
+    }
+    return gp_type_new_handle(fn, o, newtype);
 }
 
 GPUMPI_FN int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
@@ -148,7 +186,12 @@ GPUMPI_FN int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Ain
 {
     const gp_tobj *old = 0;
     GP_TRY(gp_ctor_check("MPI_Type_create_resized", 0, oldtype, &old, newtype));
-    return gp_type_new_handle("MPI_Type_create_resized", gp_make_resized(GP_TK_RESIZED, old, lb, extent), newtype);
+    gp_tobj *o = gp_make_resized(GP_TK_RESIZED, old, lb, extent);
+    gp_tenv *e = gp_env_new(o, MPI_COMBINER_RESIZED, 0, 2, 1);
+    e->aints[0] = lb;
+    e->aints[1] = extent;
+    gp_env_type(e, 0, oldtype);
+    return gp_type_new_handle("MPI_Type_create_resized", o, newtype);
 }
 
 GPUMPI_FN int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
@@ -157,6 +200,7 @@ GPUMPI_FN int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     GP_TRY(gp_ctor_check("MPI_Type_dup", 0, oldtype, &old, newtype));
     gp_tobj *o = gp_make_resized(GP_TK_DUP, old, 0, 0);
     o->committed = old->committed; /* a dup of a committed type is committed */
+    gp_env_type(gp_env_new(o, MPI_COMBINER_DUP, 0, 0, 1), 0, oldtype);
     return gp_type_new_handle("MPI_Type_dup", o, newtype);
 }
 
@@ -197,5 +241,14 @@ GPUMPI_FN int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], co
     gp_tobj_unref(cur);
     gp_tobj *o = gp_make_resized(GP_TK_RESIZED, moved, 0, step);
     gp_tobj_unref(moved);
+    gp_tenv *e = gp_env_new(o, MPI_COMBINER_SUBARRAY, 3 * ndims + 2, 0, 1);
+    e->ints[0] = ndims;
+    for (int d = 0; d < ndims; d++) {
+        e->ints[1 + d] = array_of_sizes[d];
+        e->ints[1 + ndims + d] = array_of_subsizes[d];
+        e->ints[1 + 2 * ndims + d] = array_of_starts[d];
+    }
+    e->ints[1 + 3 * ndims] = order;
+    gp_env_type(e, 0, oldtype);
     return gp_type_new_handle(fn, o, newtype);
 }

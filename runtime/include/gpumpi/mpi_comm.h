@@ -127,6 +127,78 @@ GPUMPI_FN int MPI_Attr_put(MPI_Comm comm, int keyval, void *attribute_val);
 GPUMPI_FN int MPI_Attr_get(MPI_Comm comm, int keyval, void *attribute_val, int *flag);
 GPUMPI_FN int MPI_Attr_delete(MPI_Comm comm, int keyval);
 
+/* ---- issue 9 part B (mpi3): Info objects, communicator hints, error
+ * classes and codes of the program's own, graph topologies and the
+ * neighbourhood collectives ---- */
+#define MPI_INFO_ENV ((MPI_Info)1)
+#define MPI_MAX_INFO_KEY 255
+#define MPI_MAX_INFO_VAL 1024
+GPUMPI_FN int MPI_Info_create(MPI_Info *info);
+GPUMPI_FN int MPI_Info_set(MPI_Info info, const char *key, const char *value);
+GPUMPI_FN int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *value, int *flag);
+GPUMPI_FN int MPI_Info_get_valuelen(MPI_Info info, const char *key, int *valuelen, int *flag);
+GPUMPI_FN int MPI_Info_get_nkeys(MPI_Info info, int *nkeys);
+GPUMPI_FN int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
+GPUMPI_FN int MPI_Info_delete(MPI_Info info, const char *key);
+GPUMPI_FN int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
+GPUMPI_FN int MPI_Info_free(MPI_Info *info);
+
+GPUMPI_FN int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
+/* Completes before it returns (it is collective: every member must call it
+ * before any waits on it); the request is already complete. */
+GPUMPI_FN int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+GPUMPI_FN int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
+GPUMPI_FN int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
+
+/* Intercommunicators are not provided: these fail with
+ * MPI_ERR_UNSUPPORTED_OPERATION (create, merge) or MPI_ERR_COMM (remote). */
+GPUMPI_FN int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                                   int tag, MPI_Comm *newintercomm);
+GPUMPI_FN int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm);
+GPUMPI_FN int MPI_Comm_remote_size(MPI_Comm comm, int *size);
+GPUMPI_FN int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group);
+
+GPUMPI_FN int MPI_Add_error_class(int *errorclass);
+GPUMPI_FN int MPI_Add_error_code(int errorclass, int *errorcode);
+GPUMPI_FN int MPI_Add_error_string(int errorcode, const char *string);
+
+#define MPI_UNWEIGHTED ((int *)1)
+#define MPI_WEIGHTS_EMPTY ((int *)2)
+GPUMPI_FN int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                               MPI_Comm *comm_graph);
+GPUMPI_FN int MPI_Graphdims_get(MPI_Comm comm, int *nnodes, int *nedges);
+GPUMPI_FN int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]);
+GPUMPI_FN int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int *nneighbors);
+GPUMPI_FN int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]);
+GPUMPI_FN int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int *newrank);
+GPUMPI_FN int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[],
+                                             const int sourceweights[], int outdegree, const int destinations[],
+                                             const int destweights[], MPI_Info info, int reorder,
+                                             MPI_Comm *comm_dist_graph);
+GPUMPI_FN int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[],
+                                    const int destinations[], const int weights[], MPI_Info info, int reorder,
+                                    MPI_Comm *comm_dist_graph);
+GPUMPI_FN int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int *indegree, int *outdegree, int *weighted);
+GPUMPI_FN int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[],
+                                       int maxoutdegree, int destinations[], int destweights[]);
+
+/* Neighbourhood collectives on Cartesian, graph and distributed graph
+ * communicators. */
+GPUMPI_FN int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                      MPI_Comm comm);
+GPUMPI_FN int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+/* ---- end of issue 9 part B block ---- */
+
 /* Environment. */
 GPUMPI_FN int MPI_Error_string(int errorcode, char *string, int *resultlen);
 GPUMPI_FN int MPI_Error_class(int errorcode, int *errorclass);

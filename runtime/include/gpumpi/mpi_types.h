@@ -73,6 +73,46 @@
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57
 
+/* ---- issue 9 part B (mpi3): type envelopes, distributed arrays, MPI_BOTTOM ---- */
+#define MPI_BOTTOM ((void *)0) /* buffers at absolute addresses (MPI_Get_address) */
+#define MPI_COMBINER_NAMED 1
+#define MPI_COMBINER_DUP 2
+#define MPI_COMBINER_CONTIGUOUS 3
+#define MPI_COMBINER_VECTOR 4
+#define MPI_COMBINER_HVECTOR_INTEGER 5
+#define MPI_COMBINER_HVECTOR 6
+#define MPI_COMBINER_INDEXED 7
+#define MPI_COMBINER_HINDEXED_INTEGER 8
+#define MPI_COMBINER_HINDEXED 9
+#define MPI_COMBINER_INDEXED_BLOCK 10
+#define MPI_COMBINER_STRUCT_INTEGER 11
+#define MPI_COMBINER_STRUCT 12
+#define MPI_COMBINER_SUBARRAY 13
+#define MPI_COMBINER_DARRAY 14
+#define MPI_COMBINER_F90_REAL 15
+#define MPI_COMBINER_F90_COMPLEX 16
+#define MPI_COMBINER_F90_INTEGER 17
+#define MPI_COMBINER_RESIZED 18
+#define MPI_COMBINER_HINDEXED_BLOCK 19
+#define MPI_DISTRIBUTE_BLOCK 121
+#define MPI_DISTRIBUTE_CYCLIC 122
+#define MPI_DISTRIBUTE_NONE 123
+#define MPI_DISTRIBUTE_DFLT_DARG (-49767)
+#define MPI_TYPECLASS_REAL 1
+#define MPI_TYPECLASS_INTEGER 2
+#define MPI_TYPECLASS_COMPLEX 3
+GPUMPI_FN int MPI_Type_create_darray(int size, int rank, int ndims, const int array_of_gsizes[],
+                                     const int array_of_distribs[], const int array_of_dargs[],
+                                     const int array_of_psizes[], int order, MPI_Datatype oldtype,
+                                     MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                    int *num_datatypes, int *combiner);
+GPUMPI_FN int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                                    int array_of_integers[], MPI_Aint array_of_addresses[],
+                                    MPI_Datatype array_of_datatypes[]);
+GPUMPI_FN int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+/* ---- end of issue 9 part B block ---- */
+
 #ifndef MPI_MAX_OBJECT_NAME
 #define MPI_MAX_OBJECT_NAME 128
 #endif

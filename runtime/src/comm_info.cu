@@ -1,0 +1,81 @@
+/* Communicator hints (MPI_Comm_set_info, get_info, dup_with_info), the
+ * nonblocking dup, and the intercommunicator calls gpumpi does not
+ * provide: every communicator is an intracommunicator. */
+#include "comm_impl.h"
+
+GPUMPI_FN int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
+{
+    return gp_comm_dup("MPI_Comm_dup_with_info", comm, 1, info, newcomm);
+}
+
+/* The dup completes here: it is collective, so a program that calls it on
+ * every member before waiting (as the standard requires of collectives'
+ * order) never sees the difference. The request is a completed one. */
+GPUMPI_FN int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
+{
+    if (!request) return gp_err(comm, "MPI_Comm_idup", MPI_ERR_ARG, "the request argument is NULL");
+    GP_TRY(gp_comm_dup("MPI_Comm_idup", comm, 0, MPI_INFO_NULL, newcomm));
+    /* a receive from MPI_PROC_NULL: complete at once, with an empty status */
+    return MPI_Irecv(0, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, request);
+}
+
+GPUMPI_FN int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
+{
+    GP_TRY(gp_comm_check("MPI_Comm_set_info", comm));
+    MPI_Info copy = MPI_INFO_NULL;
+    if (info != MPI_INFO_NULL) GP_TRY(gp_info_copy("MPI_Comm_set_info", info, &copy));
+    gp_comm *c = gp_comm_find(comm);
+    if (!c) c = &gp_cs()->comms[MPI_COMM_WORLD];
+    gp_info_release(&c->info);
+    c->info = copy;
+    return MPI_SUCCESS;
+}
+
+/* A new info object with the hints in force (all the ones set: each is
+ * taken as it was given). */
+GPUMPI_FN int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
+{
+    GP_TRY(gp_comm_check("MPI_Comm_get_info", comm));
+    if (!info_used) return gp_err(comm, "MPI_Comm_get_info", MPI_ERR_ARG, "the info_used argument is NULL");
+    gp_comm *c = gp_comm_find(comm);
+    MPI_Info have = c ? c->info : gp_cs()->comms[MPI_COMM_WORLD].info;
+    return gp_info_copy("MPI_Comm_get_info", have, info_used);
+}
+
+/* ---- intercommunicators: not provided */
+
+GPUMPI_FN int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
+                                   int tag, MPI_Comm *newintercomm)
+{
+    (void)local_leader;
+    (void)peer_comm;
+    (void)remote_leader;
+    (void)tag;
+    if (newintercomm) *newintercomm = MPI_COMM_NULL;
+    return gp_err(local_comm, "MPI_Intercomm_create", MPI_ERR_UNSUPPORTED_OPERATION,
+                  "intercommunicators are not supported by gpumpi");
+}
+
+GPUMPI_FN int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
+{
+    (void)high;
+    if (newintracomm) *newintracomm = MPI_COMM_NULL;
+    return gp_err(intercomm, "MPI_Intercomm_merge", MPI_ERR_UNSUPPORTED_OPERATION,
+                  "intercommunicators are not supported by gpumpi (every communicator is an intracommunicator)");
+}
+
+GPUMPI_FN int MPI_Comm_remote_size(MPI_Comm comm, int *size)
+{
+    (void)size;
+    GP_TRY(gp_comm_check("MPI_Comm_remote_size", comm));
+    return gp_err(comm, "MPI_Comm_remote_size", MPI_ERR_COMM,
+                  "not an intercommunicator (gpumpi has intracommunicators only)");
+}
+
+GPUMPI_FN int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
+{
+    (void)group;
+    GP_TRY(gp_comm_check("MPI_Comm_remote_group", comm));
+    return gp_err(comm, "MPI_Comm_remote_group", MPI_ERR_COMM,
+                  "not an intercommunicator (gpumpi has intracommunicators only)");
+}

@@ -1,0 +1,101 @@
+/* How a datatype was made (MPI_Type_get_envelope, MPI_Type_get_contents),
+ * and MPI_Type_match_size. Every constructor records its arguments in the
+ * new object (gp_env_new); the types it names are kept alive by the
+ * record, so get_contents works after the program freed them. */
+#include "datatype.h"
+#include "gpumpi/shim_stdlib.h"
+#include "gpumpi/shim_string.h"
+
+GPUMPI_FN gp_tenv *gp_env_new(gp_tobj *o, int combiner, int ni, int na, int nd)
+{
+    size_t bytes = sizeof(gp_tenv) + sizeof(MPI_Aint) * (size_t)na + sizeof(gp_tobj *) * (size_t)nd +
+                   sizeof(int) * (size_t)ni;
+    gp_tenv *e = (gp_tenv *)gp_calloc(1, bytes);
+    if (!e) gp_fatal("MPI_Type", MPI_ERR_NO_MEM, "no device heap left for a datatype's description");
+    e->combiner = combiner;
+    e->ni = ni;
+    e->na = na;
+    e->nd = nd;
+    e->aints = (MPI_Aint *)(e + 1); /* most aligned first */
+    e->types = (const gp_tobj **)(e->aints + na);
+    e->ints = (int *)(e->types + nd);
+    o->env = e;
+    return e;
+}
+
+GPUMPI_FN void gp_env_type(gp_tenv *e, int k, MPI_Datatype t)
+{
+    const gp_tobj *o = gp_tobj_of(t);
+    gp_tobj_ref(o);
+    e->types[k] = o;
+}
+
+GPUMPI_FN int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, int *num_addresses,
+                                    int *num_datatypes, int *combiner)
+{
+    const gp_tobj *o = 0;
+    GP_TRY(gp_check_initialized("MPI_Type_get_envelope"));
+    GP_TRY(gp_type_valid("MPI_Type_get_envelope", datatype, &o));
+    if (!num_integers || !num_addresses || !num_datatypes || !combiner)
+        return gp_err(MPI_COMM_WORLD, "MPI_Type_get_envelope", MPI_ERR_ARG, "an output argument is NULL");
+    const gp_tenv *e = o->env;
+    *combiner = e ? e->combiner : MPI_COMBINER_NAMED;
+    *num_integers = e ? e->ni : 0;
+    *num_addresses = e ? e->na : 0;
+    *num_datatypes = e ? e->nd : 0;
+    return MPI_SUCCESS;
+}
+
+/* Derived types come back as new handles the program frees; predefined
+ * ones as themselves. */
+GPUMPI_FN int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                                    int array_of_integers[], MPI_Aint array_of_addresses[],
+                                    MPI_Datatype array_of_datatypes[])
+{
+    const char *fn = "MPI_Type_get_contents";
+    const gp_tobj *o = 0;
+    GP_TRY(gp_check_initialized(fn));
+    GP_TRY(gp_type_valid(fn, datatype, &o));
+    const gp_tenv *e = o->env;
+    if (!e) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_TYPE, "datatype %d is predefined (MPI_COMBINER_NAMED)", (int)datatype);
+    if (max_integers < e->ni || max_addresses < e->na || max_datatypes < e->nd)
+        return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG,
+                      "room for %d integers, %d addresses, %d datatypes; the type has %d, %d, %d", max_integers,
+                      max_addresses, max_datatypes, e->ni, e->na, e->nd);
+    if ((e->ni && !array_of_integers) || (e->na && !array_of_addresses) || (e->nd && !array_of_datatypes))
+        return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "an output array is NULL");
+    if (e->ni) gp_memcpy(array_of_integers, e->ints, sizeof(int) * (size_t)e->ni);
+    if (e->na) gp_memcpy(array_of_addresses, e->aints, sizeof(MPI_Aint) * (size_t)e->na);
+    for (int k = 0; k < e->nd; k++) {
+        const gp_tobj *t = gp_tobj_of(datatype)->env->types[k]; /* re-read: a new handle may move the table */
+        if (t->refs < 0) {
+            array_of_datatypes[k] = gp_predef_handle(t);
+            continue;
+        }
+        gp_tobj_ref(t);
+        GP_TRY(gp_type_new_handle(fn, (gp_tobj *)t, &array_of_datatypes[k]));
+    }
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype)
+{
+    GP_TRY(gp_check_initialized("MPI_Type_match_size"));
+    if (!datatype) return gp_err(MPI_COMM_WORLD, "MPI_Type_match_size", MPI_ERR_ARG, "the datatype argument is NULL");
+    MPI_Datatype t = MPI_DATATYPE_NULL;
+    if (typeclass == MPI_TYPECLASS_INTEGER) {
+        t = size == 1 ? MPI_SIGNED_CHAR : size == 2 ? MPI_SHORT : size == 4 ? MPI_INT : size == 8 ? MPI_LONG_LONG
+                                                                                                    : MPI_DATATYPE_NULL;
+    } else if (typeclass == MPI_TYPECLASS_REAL) {
+        t = size == 4 ? MPI_FLOAT : size == 8 ? MPI_DOUBLE : size == GP_LDBL_SIZE ? MPI_LONG_DOUBLE : MPI_DATATYPE_NULL;
+    } else if (typeclass == MPI_TYPECLASS_COMPLEX) {
+        t = size == 8 ? MPI_C_FLOAT_COMPLEX : size == 16 ? MPI_C_DOUBLE_COMPLEX : MPI_DATATYPE_NULL;
+    } else {
+        return gp_err(MPI_COMM_WORLD, "MPI_Type_match_size", MPI_ERR_ARG, "invalid type class %d", typeclass);
+    }
+    if (t == MPI_DATATYPE_NULL)
+        return gp_err(MPI_COMM_WORLD, "MPI_Type_match_size", MPI_ERR_ARG, "no type of class %d has %d bytes", typeclass,
+                      size);
+    *datatype = t;
+    return MPI_SUCCESS;
+}
