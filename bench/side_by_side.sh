@@ -18,8 +18,11 @@
 #             launcher (default: found beside it)
 #   CPU_NPS   CPU process counts (default: nproc); the last is the one in
 #             the table's speedup
-#   GPU_NPS   gpumpi rank counts (default "4 4096 max"; max: the largest
-#             co-resident count, asked of the launcher per app)
+#   GPU_NPS   gpumpi rank counts (default "1024 4096 32768 max"; max: the
+#             largest co-resident count, asked of the launcher per app).
+#             Not 4: at the large sizes a handful of GPU threads would take
+#             minutes (each rank's loops run at one thread's pace); the
+#             small-rank-count runs are the tests' business (tests/gpu)
 #   APPS      which apps (default: all six)
 #   SBS_SIZE  large (default, for a GPU machine) or small (a quick try, e.g.
 #             with GPUMPICC="build/bin/gpumpicc --backend=threads")
@@ -172,7 +175,7 @@ do_run() {
     } | tee -a "$LOG"
     cpu_setup
     CPU_NPS=${CPU_NPS:-$(nproc)}
-    GPU_NPS=${GPU_NPS:-"4 4096 max"}
+    GPU_NPS=${GPU_NPS:-"1024 4096 32768 max"}
     for a in $APPS; do
         ARGS=$(app_args "$a")
         [ -x "$BIN/$a" ] || { echo "side_by_side: no $BIN/$a: run the build step" | tee -a "$LOG"; continue; }
