@@ -1,22 +1,27 @@
 #!/bin/sh
 # The mini-apps on the GPU at 4, 4096 and the largest co-resident rank
 # count (rounded down to a multiple of 1024, so the process grids stay
-# balanced), with problems small enough for 4 GPU threads and large enough
-# to split over the largest count. Every run must print VERIFY PASS and the
-# same result as the 4-rank run (within each app's tolerance).
-#   sh tests/examples/gpu_run.sh [BINDIR [RANKS...]]
+# balanced). A rank's loops run at one GPU thread's pace, so one problem
+# cannot suit both 4 ranks and 270,000: each app runs a small problem at
+# 4 and 4096 ranks and a large one at 4096 and the largest count. Every run
+# must print VERIFY PASS, and the two runs of a problem the same result
+# (within the app's tolerance).
+#   sh tests/examples/gpu_run.sh [BINDIR]
 # BINDIR: the gpumpi binaries of `sh bench/side_by_side.sh build`
-# (default .gpubuild/examples); RANKS default "4 4096 max". Results go to
-# $OUT (or examples_gpu_out)/results.txt. Exit status 0 when all passed.
+# (default .gpubuild/examples). SMALL, MID, LARGE change the three rank
+# counts (default 4 4096 max). Results go to $OUT (or
+# examples_gpu_out)/results.txt. Exit status 0 when all passed.
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-.gpubuild/examples}
 case $B in /*) ;; *) B=$PWD/$B ;; esac
-[ $# -gt 1 ] && { shift; RANKS=$*; } || RANKS="4 4096 max"
+SMALL=${SMALL:-4} MID=${MID:-4096} LARGE=${LARGE:-max}
 D=${OUT:-examples_gpu_out}
 mkdir -p "$D"
 D=$(cd "$D" && pwd)
 LOG=$D/results.txt
 : >"$LOG"
+printf 'dim 2\nn 128\nsteps 20\nr 0.2\nhalo sendrecv\n' >"$D/heat2d_small.in"
+printf 'dim 3\nn 32\nsteps 20\nr 0.15\nhalo isend\n' >"$D/heat3d_small.in"
 printf 'dim 2\nn 600\nsteps 20\nr 0.2\nhalo sendrecv\n' >"$D/heat2d.in"
 printf 'dim 3\nn 72\nsteps 20\nr 0.15\nhalo isend\n' >"$D/heat3d.in"
 failed=0
@@ -26,20 +31,28 @@ failed=0
     nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null
 } | tee -a "$LOG"
 
-# app, tolerance, arguments
+# app, tolerance, which rank counts (s: small and mid, l: mid and large), arguments
 cases() {
     cat <<'CASES'
-heat 1e-9 heat2d.in
-heat 1e-9 heat3d.in
-cg 1e-5 66 3 2000 1e-6
-bucketsort 0 4194304 1 auto
-nbody 1e-9 4096 1 1e-4 ring
-montecarlo 0 100000000 1
-taskfarm 0 20000 100
+heat 1e-9 s heat2d_small.in
+heat 1e-9 s heat3d_small.in
+cg 1e-5 s 32 3 2000 1e-6
+bucketsort 0 s 262144 1 auto
+nbody 1e-9 s 1024 1 1e-4 ring
+montecarlo 0 s 10000000 1
+taskfarm 0 s 5000 100
+heat 1e-9 l heat2d.in
+heat 1e-9 l heat3d.in
+cg 1e-5 l 66 3 2000 1e-6
+bucketsort 0 l 4194304 1 auto
+nbody 1e-9 l 4096 1 1e-4 ring
+montecarlo 0 l 1000000000 1
+taskfarm 0 l 20000 100
 CASES
 }
 
-cases | while read -r app tol args; do
+cases | while read -r app tol which args; do
+    if [ "$which" = s ]; then RANKS="$SMALL $MID"; else RANKS="$MID $LARGE"; fi
     [ -x "$B/$app" ] || { echo "FAIL $app: no $B/$app" | tee -a "$LOG"; echo x >>"$D/failed"; continue; }
     ref=
     for np in $RANKS; do
