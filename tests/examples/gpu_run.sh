@@ -11,7 +11,6 @@
 # (default .gpubuild/examples). SMALL, MID, LARGE change the three rank
 # counts (default 4 4096 max). Results go to $OUT (or
 # examples_gpu_out)/results.txt. Exit status 0 when all passed.
-SRC=$(cd "$(dirname "$0")/../.." && pwd)
 B=${1:-.gpubuild/examples}
 case $B in /*) ;; *) B=$PWD/$B ;; esac
 SMALL=${SMALL:-4} MID=${MID:-4096} LARGE=${LARGE:-max}
@@ -24,7 +23,6 @@ printf 'dim 2\nn 128\nsteps 20\nr 0.2\nhalo sendrecv\n' >"$D/heat2d_small.in"
 printf 'dim 3\nn 32\nsteps 20\nr 0.15\nhalo isend\n' >"$D/heat3d_small.in"
 printf 'dim 2\nn 600\nsteps 20\nr 0.2\nhalo sendrecv\n' >"$D/heat2d.in"
 printf 'dim 3\nn 72\nsteps 20\nr 0.15\nhalo isend\n' >"$D/heat3d.in"
-failed=0
 {
     echo "=== tests/examples/gpu_run.sh $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname)"
     cat "$B/BUILD_INFO" 2>/dev/null
