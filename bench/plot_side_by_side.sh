@@ -1,0 +1,46 @@
+#!/bin/sh
+# The plot of side_by_side.sh's runs: one panel per app, time against rank
+# count (both logarithmic), gpumpi and the CPU MPI as two lines.
+#   sh bench/plot_side_by_side.sh [RUNS_CSV [PNG]]
+# Defaults: sbs_out/runs.csv and side_by_side.png beside it. Needs gnuplot
+# (apt-get install -y gnuplot-nox).
+set -e
+CSV=${1:-sbs_out/runs.csv}
+PNG=${2:-$(dirname "$CSV")/side_by_side.png}
+command -v gnuplot >/dev/null || { echo "plot_side_by_side: no gnuplot (apt-get install -y gnuplot-nox)" >&2; exit 77; }
+[ -f "$CSV" ] || { echo "plot_side_by_side: no $CSV" >&2; exit 1; }
+D=$(mktemp -d)
+trap 'rm -rf "$D"' EXIT
+apps=$(awk -F, 'NR > 1 && !seen[$1]++ { print $1 }' "$CSV")
+n=$(echo "$apps" | wc -w)
+[ "$n" -gt 0 ] || { echo "plot_side_by_side: no runs in $CSV" >&2; exit 1; }
+cols=$(( n < 3 ? n : 3 ))
+rows=$(( (n + cols - 1) / cols ))
+{
+    echo "set terminal pngcairo size $((cols * 520)),$((rows * 400)) font ',10'"
+    echo "set output '$PNG'"
+    echo "set multiplot layout $rows,$cols title 'gpumpi (one GPU) vs CPU MPI: time to solution, same problem'"
+    echo "set logscale xy"
+    echo "set xlabel 'ranks'"
+    echo "set ylabel 'time (s)'"
+    echo "set key top left"
+    echo "set grid"
+    for a in $apps; do
+        # passing runs only, by rank count
+        awk -F, -v a="$a" 'NR > 1 && $1 == a && $3 == "gpumpi" && $6 == "PASS" && $5 > 0 { print $4, $5 }' "$CSV" | sort -n >"$D/$a.gpu"
+        awk -F, -v a="$a" 'NR > 1 && $1 == a && $3 != "gpumpi" && $6 == "PASS" && $5 > 0 { print $4, $5 }' "$CSV" | sort -n >"$D/$a.cpu"
+        cpu=$(awk -F, -v a="$a" 'NR > 1 && $1 == a && $3 != "gpumpi" { print $3; exit }' "$CSV")
+        prob=$(awk -F, -v a="$a" 'NR > 1 && $1 == a { gsub(/"/, "", $2); print $2; exit }' "$CSV")
+        echo "set title '$a ($prob)' noenhanced"
+        plot=
+        [ -s "$D/$a.gpu" ] && plot="'$D/$a.gpu' using 1:2 with linespoints lw 2 pt 7 title 'gpumpi'"
+        if [ -s "$D/$a.cpu" ]; then
+            [ -n "$plot" ] && plot="$plot, "
+            plot="$plot'$D/$a.cpu' using 1:2 with linespoints lw 2 pt 5 title '${cpu:-CPU MPI}'"
+        fi
+        if [ -n "$plot" ]; then echo "plot $plot"; else echo "set label 1 'no passing runs' at graph 0.3,0.5"; echo "plot 1/0 notitle"; echo "unset label 1"; fi
+    done
+    echo "unset multiplot"
+} >"$D/plot.gp"
+gnuplot "$D/plot.gp"
+echo "plot: $PNG"
