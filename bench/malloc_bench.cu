@@ -24,6 +24,7 @@
 #include "gpumpi/shim_stdlib.h"
 
 __constant__ gp_world *gp_world_ptr;
+__constant__ gp_world_hot gp_hot;
 
 /* The two runtime services malloc.cu reaches on its rare paths. */
 __device__ int gp_fatal(const char *fn, int errclass, const char *fmt, ...)
@@ -122,6 +123,8 @@ int main(int argc, char **argv)
     CK(cudaMalloc(&dw, sizeof hw));
     CK(cudaMemcpy(dw, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &dw, sizeof dw));
+    gp_world_hot hot = {hw.ranks, 0, 0, 0, nranks};
+    CK(cudaMemcpyToSymbol(gp_hot, &hot, sizeof hot));
     /* CUDA's heap: big enough for every live block at once */
     CK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, arena));
     CK(cudaDeviceSetLimit(cudaLimitStackSize, 4096));
