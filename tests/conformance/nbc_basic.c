@@ -409,6 +409,30 @@ static void late_wait(void)
     free(buf);
 }
 
+/* one Waitall over point-to-point and collective requests together, on two
+ * communicators; the receive's status comes back in its place (a
+ * collective's source and tag are undefined: MPI-3.1 5.12) */
+static void mixed(void)
+{
+    MPI_Comm dup;
+    MPI_Comm_dup(MPI_COMM_WORLD, &dup);
+    int right = (rank + 1) % size, left = (rank + size - 1) % size;
+    int in = -1, out = rank * 5, x = rank, sum = -1, b = rank == 0 ? 1234 : -1;
+    MPI_Request r[5];
+    MPI_Status st[5];
+    MPI_Irecv(&in, 1, MPI_INT, left, 21, MPI_COMM_WORLD, &r[0]);
+    MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, dup, &r[1]);
+    MPI_Ibcast(&b, 1, MPI_INT, 0, MPI_COMM_WORLD, &r[2]);
+    MPI_Isend(&out, 1, MPI_INT, right, 21, MPI_COMM_WORLD, &r[3]);
+    MPI_Ibarrier(dup, &r[4]);
+    MPI_Waitall(5, r, st);
+    CHECK(in == left * 5 && st[0].MPI_SOURCE == left && st[0].MPI_TAG == 21, "mixed: receive (%d from %d)", in,
+          st[0].MPI_SOURCE);
+    CHECK(sum == size * (size - 1) / 2 && b == 1234, "mixed: collectives (%d, %d)", sum, b);
+    for (int i = 0; i < 5; i++) CHECK(r[i] == MPI_REQUEST_NULL, "mixed: request %d not freed", i);
+    MPI_Comm_free(&dup);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -419,5 +443,6 @@ int main(int argc, char **argv)
     allgather_alltoall();
     ordering();
     late_wait();
+    mixed();
     return mt_finish();
 }
