@@ -10,9 +10,18 @@
 #include <string.h>
 #include "mpitest.h"
 
-enum { BIG = 3000 }; /* ints: large messages, the large-vector algorithms */
+/* ints in a large message (past the eager size); fewer on very large
+ * worlds, where every rank holds several such buffers */
+static int big_ints = 3000;
+#define BIG big_ints
+/* Collectives where every rank holds O(size) data (allgather, alltoall,
+ * reduce_scatter) run up to this size: beyond, the memory grows as size^2. */
+enum { WIDE_MAX = 4096 };
 
-static int value(int from, int to, int i) { return (from * 37 + to) * 1000 + i % 1000; }
+static int value(int from, int to, int i) { return (from * 7 + to * 13 + i) % 1000003; }
+
+/* sum over r < n of r % m (closed form: no O(n) loop, no overflow for n < 2^31 / m) */
+static int sum_mod(int n, int m) { return n / m * (m * (m - 1) / 2) + (n % m) * (n % m - 1) / 2; }
 
 /* Test until done (progress comes from the Test calls alone) */
 static void test_loop(MPI_Request *r)
@@ -78,10 +87,10 @@ static void reductions(void)
 {
     MPI_Request r[4];
     /* small and large, sum, all in flight together */
-    int s1 = rank + 1, a1 = -1, b1 = -1;
+    int s1 = rank % 100 + 1, a1 = -1, b1 = -1;
     int *sbig = malloc(sizeof(int) * BIG), *abig = malloc(sizeof(int) * BIG), *rbig = malloc(sizeof(int) * BIG);
     for (int i = 0; i < BIG; i++) {
-        sbig[i] = rank + i;
+        sbig[i] = rank % 100 + i % 100;
         abig[i] = -1;
         rbig[i] = -1;
     }
@@ -90,14 +99,14 @@ static void reductions(void)
     MPI_Iallreduce(sbig, abig, BIG, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[2]);
     MPI_Ireduce(sbig, rbig, BIG, MPI_INT, MPI_MIN, 0, MPI_COMM_WORLD, &r[3]);
     MPI_Waitall(4, r, MPI_STATUSES_IGNORE);
-    CHECK(a1 == size * (size + 1) / 2, "iallreduce sum: %d", a1);
-    if (rank == size / 2) CHECK(b1 == size, "ireduce max: %d", b1);
+    CHECK(a1 == sum_mod(size, 100) + size, "iallreduce sum: %d", a1);
+    if (rank == size / 2) CHECK(b1 == (size < 100 ? size : 100), "ireduce max: %d", b1);
     int ok = 1;
-    for (int i = 0; i < BIG; i++) ok &= abig[i] == size * (size - 1) / 2 + size * i;
+    for (int i = 0; i < BIG; i++) ok &= abig[i] == sum_mod(size, 100) + size * (i % 100);
     CHECK(ok, "iallreduce large");
     if (rank == 0) {
         ok = 1;
-        for (int i = 0; i < BIG; i++) ok &= rbig[i] == i;
+        for (int i = 0; i < BIG; i++) ok &= rbig[i] == i % 100;
         CHECK(ok, "ireduce large min");
     }
     /* in place */
@@ -141,10 +150,10 @@ static void reductions(void)
     }
     MPI_Op_free(&op);
     /* scan in place */
-    int sc = rank + 1;
+    int sc = rank % 10 + 1;
     MPI_Iscan(MPI_IN_PLACE, &sc, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
     MPI_Wait(&r[0], MPI_STATUS_IGNORE);
-    CHECK(sc == (rank + 1) * (rank + 2) / 2, "iscan in place: %d", sc);
+    CHECK(sc == sum_mod(rank + 1, 10) + rank + 1, "iscan in place: %d", sc);
     free(sbig);
     free(abig);
     free(rbig);
@@ -152,6 +161,7 @@ static void reductions(void)
 
 static void reduce_scatter(void)
 {
+    if (size > WIDE_MAX) return;
     MPI_Request r[2];
     int b = 3;
     int *in = malloc(sizeof(int) * b * size), out[3] = {-1, -1, -1};
@@ -161,8 +171,8 @@ static void reduce_scatter(void)
         tot += counts[p];
     }
     int *vin = malloc(sizeof(int) * (tot + 1)), vout[3] = {-1, -1, -1};
-    for (int i = 0; i < b * size; i++) in[i] = rank + i;
-    for (int i = 0; i < tot; i++) vin[i] = rank * i;
+    for (int i = 0; i < b * size; i++) in[i] = rank % 7 + i % 5;
+    for (int i = 0; i < tot; i++) vin[i] = rank % 3 + i % 11;
     MPI_Ireduce_scatter_block(in, out, b, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[0]);
     MPI_Ireduce_scatter(vin, vout, counts, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r[1]);
     int idx, done = 0;
@@ -173,41 +183,42 @@ static void reduce_scatter(void)
     }
     CHECK(r[0] == MPI_REQUEST_NULL && r[1] == MPI_REQUEST_NULL, "waitany: requests freed");
     int ok = 1;
-    for (int i = 0; i < b; i++) ok &= out[i] == size * (size - 1) / 2 + size * (rank * b + i);
+    for (int i = 0; i < b; i++) ok &= out[i] == sum_mod(size, 7) + size * ((rank * b + i) % 5);
     CHECK(ok, "ireduce_scatter_block");
     int first = 0;
     for (int p = 0; p < rank; p++) first += counts[p];
     ok = 1;
-    for (int i = 0; i < counts[rank]; i++) ok &= vout[i] == (size * (size - 1) / 2) * (first + i);
+    for (int i = 0; i < counts[rank]; i++) ok &= vout[i] == sum_mod(size, 3) + size * ((first + i) % 11);
     CHECK(ok, "ireduce_scatter");
     free(in);
     free(counts);
     free(vin);
 }
 
+/* the root's buffers hold a block per rank; the others' none */
 static void gather_scatter(void)
 {
-    int root = size > 1 ? 1 : 0;
+    int root = size > 1 ? 1 : 0, wide = rank == root ? size : 0;
     MPI_Request r[4];
-    int *all = malloc(sizeof(int) * 2 * size), *allv = malloc(sizeof(int) * 3 * size);
-    int *counts = malloc(sizeof(int) * size), *displs = malloc(sizeof(int) * size);
-    for (int p = 0; p < size; p++) {
+    int *all = malloc(sizeof(int) * (2 * wide + 1)), *allv = malloc(sizeof(int) * (3 * wide + 1));
+    int *counts = malloc(sizeof(int) * (wide + 1)), *displs = malloc(sizeof(int) * (wide + 1));
+    for (int p = 0; p < wide; p++) {
         counts[p] = p % 3;
         displs[p] = 3 * p;
     }
-    for (int i = 0; i < 3 * size; i++) allv[i] = -1;
+    for (int i = 0; i < 3 * wide; i++) allv[i] = -1;
     int mine[2] = {value(rank, 0, 0), value(rank, 0, 1)}, minev[2] = {value(rank, 1, 0), value(rank, 1, 1)};
     MPI_Igather(mine, 2, MPI_INT, all, 2, MPI_INT, root, MPI_COMM_WORLD, &r[0]);
     MPI_Igatherv(minev, rank % 3, MPI_INT, allv, counts, displs, MPI_INT, root, MPI_COMM_WORLD, &r[1]);
     /* scatter what the root has: its own values again */
-    int *src = malloc(sizeof(int) * 2 * size), got[2] = {-1, -1}, gotv[3] = {-1, -1, -1};
-    for (int p = 0; p < size; p++) {
+    int *src = malloc(sizeof(int) * (2 * wide + 1)), got[2] = {-1, -1}, gotv[3] = {-1, -1, -1};
+    for (int p = 0; p < wide; p++) {
         src[2 * p] = value(root, p, 0);
         src[2 * p + 1] = value(root, p, 1);
     }
     MPI_Iscatter(src, 2, MPI_INT, got, 2, MPI_INT, root, MPI_COMM_WORLD, &r[2]);
-    int *srcv = malloc(sizeof(int) * 3 * size);
-    for (int p = 0; p < size; p++)
+    int *srcv = malloc(sizeof(int) * (3 * wide + 1));
+    for (int p = 0; p < wide; p++)
         for (int i = 0; i < 3; i++) srcv[3 * p + i] = value(root, p, 10 + i);
     MPI_Iscatterv(srcv, counts, displs, MPI_INT, gotv, rank % 3, MPI_INT, root, MPI_COMM_WORLD, &r[3]);
     int outcount, idx[4], left = 4;
@@ -229,7 +240,7 @@ static void gather_scatter(void)
     for (int i = 0; i < 3; i++) ok &= gotv[i] == (i < rank % 3 ? value(root, rank, 10 + i) : -1);
     CHECK(ok, "iscatterv");
     /* in place at the root */
-    for (int p = 0; p < size; p++) all[2 * p] = all[2 * p + 1] = rank == root && p == root ? 99 : -1;
+    for (int p = 0; p < wide; p++) all[2 * p] = all[2 * p + 1] = p == root ? 99 : -1;
     if (rank == root)
         MPI_Igather(MPI_IN_PLACE, 2, MPI_INT, all, 2, MPI_INT, root, MPI_COMM_WORLD, &r[0]);
     else
@@ -251,6 +262,7 @@ static void gather_scatter(void)
 
 static void allgather_alltoall(void)
 {
+    if (size > WIDE_MAX) return;
     MPI_Request r[5];
     int *ag = malloc(sizeof(int) * size), *agv = malloc(sizeof(int) * 3 * size), *counts = malloc(sizeof(int) * size),
         *displs = malloc(sizeof(int) * size);
@@ -358,7 +370,7 @@ static void ordering(void)
     MPI_Request r[K];
     int in[K], out[K];
     for (int k = 0; k < K; k++) {
-        in[k] = rank * K + k;
+        in[k] = rank % 10 + k;
         out[k] = -1;
         if (k % 3 == 2)
             MPI_Ibcast(&in[k], 1, MPI_INT, k % size, MPI_COMM_WORLD, &r[k]);
@@ -380,9 +392,9 @@ static void ordering(void)
     }
     for (int k = 0; k < K; k++) {
         if (k % 3 == 2)
-            CHECK(in[k] == (k % size) * K + k, "ordering: ibcast %d got %d", k, in[k]);
+            CHECK(in[k] == (k % size) % 10 + k, "ordering: ibcast %d got %d", k, in[k]);
         else
-            CHECK(out[k] == K * size * (size - 1) / 2 + size * k, "ordering: iallreduce %d got %d", k, out[k]);
+            CHECK(out[k] == sum_mod(size, 10) + size * k, "ordering: iallreduce %d got %d", k, out[k]);
     }
 }
 
@@ -417,7 +429,7 @@ static void mixed(void)
     MPI_Comm dup;
     MPI_Comm_dup(MPI_COMM_WORLD, &dup);
     int right = (rank + 1) % size, left = (rank + size - 1) % size;
-    int in = -1, out = rank * 5, x = rank, sum = -1, b = rank == 0 ? 1234 : -1;
+    int in = -1, out = rank * 5, x = rank % 10, sum = -1, b = rank == 0 ? 1234 : -1;
     MPI_Request r[5];
     MPI_Status st[5];
     MPI_Irecv(&in, 1, MPI_INT, left, 21, MPI_COMM_WORLD, &r[0]);
@@ -428,7 +440,7 @@ static void mixed(void)
     MPI_Waitall(5, r, st);
     CHECK(in == left * 5 && st[0].MPI_SOURCE == left && st[0].MPI_TAG == 21, "mixed: receive (%d from %d)", in,
           st[0].MPI_SOURCE);
-    CHECK(sum == size * (size - 1) / 2 && b == 1234, "mixed: collectives (%d, %d)", sum, b);
+    CHECK(sum == sum_mod(size, 10) && b == 1234, "mixed: collectives (%d, %d)", sum, b);
     for (int i = 0; i < 5; i++) CHECK(r[i] == MPI_REQUEST_NULL, "mixed: request %d not freed", i);
     MPI_Comm_free(&dup);
 }
@@ -436,6 +448,7 @@ static void mixed(void)
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
+    if (size > 1024) big_ints = 400;
     barrier_bcast();
     reductions();
     reduce_scatter();
