@@ -51,7 +51,7 @@ bench_run() {
     secs=$(($(date +%s) - t0))
     cat "$out" >>"$BENCH_LOG"
     # the figures, each line prefixed by who ran it and how
-    grep -E '^(pingpong|barrier|bcast8|reduce8|allreduce8|msgrate) [a-z]+=' "$out" |
+    grep -E '^(pingpong|barrier|bcast8|reduce8|allreduce8|allreduce8_ref|iallreduce8|msgrate) [a-z]+=' "$out" |
         sed "s|^|$impl $shape |" >>"$BENCH_REC"
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         st=TIMEOUT
@@ -88,6 +88,11 @@ bench_summary() {
         echo
         echo "=== collectives: us per call (largest per-rank mean; best of the measurements)"
         bench_pivot 'barrier|bcast8|reduce8|allreduce8' '$1' 'fmt("%.2f", v["us"])' ranks
+    fi
+    if grep -qE ' (iallreduce8|allreduce8_ref) ' "$BENCH_REC"; then
+        echo
+        echo "=== 8-byte MPI_Iallreduce + MPI_Wait against MPI_Allreduce (iallreduce.c): us per call (best)"
+        bench_pivot 'allreduce8_ref|iallreduce8' '$1' 'fmt("%.2f", v["us"])' ranks
     fi
     if grep -q ' msgrate ' "$BENCH_REC"; then
         echo
@@ -183,7 +188,7 @@ bench_cpu() {
         "$cc" -show 2>/dev/null || "$cc" --showme 2>/dev/null
     } >>"$BENCH_LOG"
     mkdir -p "$bin"
-    for p in pingpong collectives msgrate; do
+    for p in pingpong collectives msgrate iallreduce; do
         if ! "$cc" -O2 "$SRC/bench/$p.c" -o "$bin/$p" >>"$BENCH_LOG" 2>&1; then
             printf 'FAILED(build) %s - - %s\n' "$impl" "$cc $p.c" >>"$BENCH_STATUS"
             BENCH_FAILED=$((BENCH_FAILED + 1))
@@ -216,5 +221,9 @@ bench_cpu() {
     for np in "$@"; do
         # shellcheck disable=SC2086
         bench_run $impl ${np}procs 120 "$mpirun" $flags -n "$np" "$bin/msgrate" $MR_ARGS
+    done
+    for np in "$@"; do
+        # shellcheck disable=SC2086
+        bench_run $impl ${np}procs 120 "$mpirun" $flags -n "$np" "$bin/iallreduce" $CO_ARGS
     done
 }

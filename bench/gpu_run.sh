@@ -31,7 +31,7 @@ PP_WIDE=${PP_WIDE:-4096}
     echo "CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
     echo "arguments: pingpong $PP_ARGS; collectives $CO_ARGS; msgrate $MR_ARGS"
 } | tee -a "$BENCH_LOG"
-for p in pingpong collectives msgrate p2p_cost; do
+for p in pingpong collectives msgrate p2p_cost iallreduce; do
     [ -x "$B/$p" ] || { echo "no $B/$p: run sh bench/build_gpu_binaries.sh bench where gpumpicc is, carry $B" | tee -a "$BENCH_LOG"; exit 1; }
 done
 
@@ -56,6 +56,11 @@ done
     fi
     # at the largest count, fixed small call counts: 2 warm-up and 3 x 3 timed calls per operation
     [ -n "$MAX" ] && [ "$MAX" -gt 0 ] && bench_run $G ${MAX}ranks 180 "$B/collectives" 3 3 1 2 ---gpumpi -v -n $MAX
+    # 8-byte MPI_Iallreduce + MPI_Wait against MPI_Allreduce, over all ranks
+    for n in $COLL_RANKS; do
+        bench_run $G ${n}ranks 90 "$B/iallreduce" $CO_ARGS ---gpumpi -v -n $n
+    done
+    [ -n "$MAX" ] && [ "$MAX" -gt 0 ] && bench_run $G ${MAX}ranks 180 "$B/iallreduce" 3 3 1 2 ---gpumpi -v -n $MAX
     # message rate, pairs rank ^ 1
     bench_run $G 2blocks 60 "$B/msgrate" $MR_ARGS ---gpumpi -v -g 2 -b 1
     # ping-pong between ranks 0 and the last while all others wait in a barrier

@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 bench_init "$DIR" 0
 BIN=$DIR/bin
 mkdir -p "$BIN"
-for p in pingpong collectives msgrate p2p_cost; do
+for p in pingpong collectives msgrate p2p_cost iallreduce; do
     "$BUILD/bin/gpumpicc" --backend=threads -O2 "$SRC/bench/$p.c" -o "$BIN/$p" || fail "gpumpicc could not build bench/$p.c"
 done
 T=threads
@@ -26,6 +26,7 @@ T=threads
     bench_run $T 5ranks 60 "$BIN/pingpong" $PP_ARGS ---gpumpi -n 5
     bench_run $T 4ranks 60 "$BIN/collectives" $CO_ARGS ---gpumpi -n 4
     bench_run $T 64ranks 60 "$BIN/collectives" 20 2 1 2 ---gpumpi -n 64
+    bench_run $T 4ranks 60 "$BIN/iallreduce" $CO_ARGS ---gpumpi -n 4
     bench_run $T 2ranks 60 "$BIN/msgrate" $MR_ARGS ---gpumpi -n 2
     bench_run $T 7ranks 60 "$BIN/msgrate" $MR_ARGS ---gpumpi -n 7
 }
@@ -46,12 +47,16 @@ for n in 4 64; do
             fail "no $op figures at $n ranks"
     done
 done
+for op in allreduce8_ref iallreduce8; do
+    grep -q "^$T 4ranks $op ranks=4 calls=[0-9]* reps=[0-9]* us=[0-9.]* us_med=[0-9.]*\$" "$R" || fail "no $op figures at 4 ranks"
+done
 grep -q "^$T 7ranks msgrate ranks=7 pairs=3 .*Mmsgs_best=[0-9.]*" "$R" || fail "no message-rate figures at 7 ranks"
 awk '{ for (i = 4; i <= NF; i++) if ($i ~ /^(half_rtt_us_min|half_rtt_us_med|us|us_med|Mmsgs_best|Mmsgs_med)=/) {
            x = $i; sub(/^[^=]*=/, "", x); if (x + 0 <= 0) { print "not above zero: " $0; bad = 1 } } }
      END { exit bad }' "$R" || fail "a figure is not above zero"
 grep -q "^pingpong verified: " "$BENCH_LOG" && grep -q "^collectives verified: " "$BENCH_LOG" &&
-    grep -q "^msgrate verified: " "$BENCH_LOG" || fail "a verified line is missing"
+    grep -q "^msgrate verified: " "$BENCH_LOG" && grep -q "^iallreduce verified: " "$BENCH_LOG" ||
+    fail "a verified line is missing"
 
 # the checks catch a wrong byte: rank 1 corrupts its 512-byte messages
 out=$(timeout 60 "$BIN/pingpong" 20 4096 0 1 2 512 ---gpumpi -n 2 2>&1)

@@ -25,8 +25,8 @@ typedef struct MPI_Status {
     int MPI_SOURCE;
     int MPI_TAG;
     int MPI_ERROR;
-    int gp_count_bytes; /* private: bytes received */
     int gp_cancelled;   /* private */
+    MPI_Count gp_count_bytes; /* private: bytes received (MPI_Count: MPI_Status_set_elements_x) */
 } MPI_Status;
 
 /* Communicators: the context id is the handle. */
@@ -153,6 +153,28 @@ GPUMPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
                            MPI_Comm comm, MPI_Status *status);
 GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                                    int recvtag, MPI_Comm comm, MPI_Status *status);
+
+/* ---- matched probes, request and status extras (MPI-3; mprobe.cu, requests.cu, status.cu) ---- */
+typedef int MPI_Message;
+#define MPI_MESSAGE_NULL ((MPI_Message)0)
+#define MPI_MESSAGE_NO_PROC ((MPI_Message)-1)
+GPUMPI_FN int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message *message, MPI_Status *status);
+GPUMPI_FN int MPI_Improbe(int source, int tag, MPI_Comm comm, int *flag, MPI_Message *message, MPI_Status *status);
+GPUMPI_FN int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Status *status);
+GPUMPI_FN int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message *message, MPI_Request *request);
+GPUMPI_FN int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status);
+GPUMPI_FN int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
+GPUMPI_FN int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
+GPUMPI_FN int MPI_Status_set_cancelled(MPI_Status *status, int flag);
+/* Generalized requests are not provided: a call fails to compile, with an
+ * identifier that names the function (as libc-shim's unprovided.h does for
+ * the C library). The callback types are declared so that a program's
+ * callbacks compile and the error points at the call. */
+typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
+typedef int MPI_Grequest_free_function(void *extra_state);
+typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
+#define MPI_Grequest_start(...) MPI_Grequest_start_is_not_provided_by_gpumpi(__VA_ARGS__)
+#define MPI_Grequest_complete(...) MPI_Grequest_complete_is_not_provided_by_gpumpi(__VA_ARGS__)
 
 /* The rest of the API, one header per part of the runtime. */
 #include "gpumpi/mpi_coll.h"

@@ -154,6 +154,63 @@ GPUMPI_FN int gp_coll_finish(gp_sched *s);
 /* gp_sched_run, then gp_coll_finish: what a blocking collective does. */
 GPUMPI_FN int gp_coll_run(gp_sched *s);
 
+/* ---- one body for the blocking and the nonblocking call (coll_nonblocking.cu)
+ * Each collective's MPI function is one body, gp_<name>_call(nb, ...),
+ * that MPI_<Name> calls with nb NULL and MPI_I<name> with its name and
+ * request. The body checks the arguments (errors name GP_COLL_FN), builds
+ * the schedule in gp_coll_sched's storage (the caller's stack when
+ * blocking, heap the request owns when not) and ends with gp_coll_go:
+ * run to the end, or become a request that the runtime progresses. Both
+ * take a sequence number on the communicator the same way, so blocking and
+ * nonblocking collectives are matched in call order. */
+typedef struct gp_coll_nb {
+    const char *fn;        /* MPI_I... */
+    MPI_Request *request;  /* where the request goes */
+} gp_coll_nb;
+#define GP_COLL_FN(nb, blocking) ((nb) ? (nb)->fn : (blocking))
+GPUMPI_FN gp_sched *gp_coll_sched(const gp_coll_nb *nb, gp_sched *local);
+GPUMPI_FN int gp_coll_go(const gp_coll_nb *nb, gp_sched *s);
+
+GPUMPI_FN int gp_barrier_call(const gp_coll_nb *nb, MPI_Comm comm);
+GPUMPI_FN int gp_bcast_call(const gp_coll_nb *nb, void *buffer, int count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm);
+GPUMPI_FN int gp_reduce_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+GPUMPI_FN int gp_allreduce_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+GPUMPI_FN int gp_gather_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+GPUMPI_FN int gp_gatherv_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                              int root, MPI_Comm comm);
+GPUMPI_FN int gp_scatter_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm);
+GPUMPI_FN int gp_scatterv_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[], const int displs[],
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                               MPI_Comm comm);
+GPUMPI_FN int gp_allgather_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int gp_allgatherv_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                 MPI_Comm comm);
+GPUMPI_FN int gp_alltoall_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int gp_alltoallv_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int gp_alltoallw_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[],
+                                const int sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                                MPI_Comm comm);
+GPUMPI_FN int gp_reduce_scatter_block_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int recvcount,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+GPUMPI_FN int gp_reduce_scatter_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf,
+                                     const int recvcounts[], MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+GPUMPI_FN int gp_scan_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm);
+GPUMPI_FN int gp_exscan_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count,
+                             MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
 /* ---- local steps (coll_schedule.cu) -------------------------------------- */
 /* (count, type) at buf, then block i of blocks of (count, type): byte address. */
 GPUMPI_FN char *gp_coll_at(const void *buf, long index, int count, MPI_Datatype type);

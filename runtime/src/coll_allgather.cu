@@ -137,27 +137,40 @@ GPUMPI_FN void gp_coll_allgatherv(gp_sched *s, const void *sbuf, int scount, MPI
     gp_sched_add_phase(s, gp_allgather_bruck_round);
 }
 
+GPUMPI_FN int gp_allgather_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Allgather");
+    GP_TRY(gp_coll_check_uniform(comm, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_allgather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return gp_coll_go(nb, s);
+}
+
 GPUMPI_FN int MPI_Allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const char *fn = "MPI_Allgather";
-    GP_TRY(gp_coll_check_uniform(comm, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
-    gp_sched s;
-    gp_coll_allgather(&s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return gp_coll_run(&s);
+    return gp_allgather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-GPUMPI_FN int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+GPUMPI_FN int gp_allgatherv_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                                 void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                 MPI_Comm comm)
 {
-    const char *fn = "MPI_Allgatherv";
+    const char *fn = GP_COLL_FN(nb, "MPI_Allgatherv");
     GP_TRY(gp_comm_check(fn, comm));
     if (sendbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, sendtype, sendcount));
     GP_TRY(gp_coll_check_counts(comm, fn, recvcounts, gp_comm_size(comm), recvtype, 0, "recvcounts"));
     if (!displs) return gp_err(comm, fn, MPI_ERR_ARG, "displs is NULL");
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
     GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(sendcount, sendtype)));
-    gp_sched s;
-    gp_coll_allgatherv(&s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
-    return gp_coll_run(&s);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_allgatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+    return gp_coll_go(nb, s);
+}
+
+GPUMPI_FN int MPI_Allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return gp_allgatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
 }

@@ -128,21 +128,27 @@ GPUMPI_FN void gp_coll_alltoallw(gp_sched *s, const void *sbuf, const int *scoun
     gp_sched_add_phase(s, gp_alltoall_round);
 }
 
+GPUMPI_FN int gp_alltoall_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                               void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Alltoall");
+    GP_TRY(gp_coll_check_uniform(comm, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_alltoall(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+    return gp_coll_go(nb, s);
+}
+
 GPUMPI_FN int MPI_Alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const char *fn = "MPI_Alltoall";
-    GP_TRY(gp_coll_check_uniform(comm, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
-    gp_sched s;
-    gp_coll_alltoall(&s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
-    return gp_coll_run(&s);
+    return gp_alltoall_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-GPUMPI_FN int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                            MPI_Comm comm)
+GPUMPI_FN int gp_alltoallv_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                MPI_Datatype sendtype, void *recvbuf, const int recvcounts[], const int rdispls[],
+                                MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const char *fn = "MPI_Alltoallv";
+    const char *fn = GP_COLL_FN(nb, "MPI_Alltoallv");
     GP_TRY(gp_comm_check(fn, comm));
     int n = gp_comm_size(comm);
     if (sendbuf != MPI_IN_PLACE) {
@@ -152,16 +158,23 @@ GPUMPI_FN int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const i
     GP_TRY(gp_coll_check_counts(comm, fn, recvcounts, n, recvtype, 0, "recvcounts"));
     if (!rdispls) return gp_err(comm, fn, MPI_ERR_ARG, "rdispls is NULL");
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
-    gp_sched s;
-    gp_coll_alltoallv(&s, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
-    return gp_coll_run(&s);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_alltoallv(s, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+    return gp_coll_go(nb, s);
 }
 
-GPUMPI_FN int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
-                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+GPUMPI_FN int MPI_Alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm)
 {
-    const char *fn = "MPI_Alltoallw";
+    return gp_alltoallv_call(0, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls, recvtype, comm);
+}
+
+GPUMPI_FN int gp_alltoallw_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                const int rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Alltoallw");
     GP_TRY(gp_comm_check(fn, comm));
     int n = gp_comm_size(comm);
     if (sendbuf != MPI_IN_PLACE) {
@@ -173,7 +186,14 @@ GPUMPI_FN int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const i
     GP_TRY(gp_coll_check_counts(comm, fn, recvcounts, n, MPI_DATATYPE_NULL, recvtypes, "recvcounts"));
     if (!rdispls) return gp_err(comm, fn, MPI_ERR_ARG, "rdispls is NULL");
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
-    gp_sched s;
-    gp_coll_alltoallw(&s, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
-    return gp_coll_run(&s);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_alltoallw(s, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
+    return gp_coll_go(nb, s);
+}
+
+GPUMPI_FN int MPI_Alltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                            const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                            const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return gp_alltoallw_call(0, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls, recvtypes, comm);
 }

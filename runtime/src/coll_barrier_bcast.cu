@@ -127,22 +127,35 @@ GPUMPI_FN void gp_coll_bcast(gp_sched *s, void *buf, int count, MPI_Datatype typ
     gp_sched_add_phase(s, gp_bcast_allgather_round);
 }
 
+GPUMPI_FN int gp_barrier_call(const gp_coll_nb *nb, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Barrier");
+    GP_TRY(gp_comm_check(fn, comm));
+    if (!nb && gp_shm_barrier(comm)) return MPI_SUCCESS; /* it blocks */
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_barrier(s, comm);
+    return gp_coll_go(nb, s);
+}
+
 GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
 {
-    GP_TRY(gp_comm_check("MPI_Barrier", comm));
-    if (gp_shm_barrier(comm)) return MPI_SUCCESS;
-    gp_sched s;
-    gp_coll_barrier(&s, comm);
-    return gp_coll_run(&s);
+    return gp_barrier_call(0, comm);
+}
+
+GPUMPI_FN int gp_bcast_call(const gp_coll_nb *nb, void *buffer, int count, MPI_Datatype datatype, int root,
+                            MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Bcast");
+    GP_TRY(gp_comm_check(fn, comm));
+    GP_TRY(gp_type_check(comm, fn, datatype, count));
+    GP_TRY(gp_coll_check_root(comm, fn, root));
+    GP_TRY(gp_coll_check_not_in_place(comm, fn, buffer, "the buffer"));
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_bcast(s, buffer, count, datatype, root, comm);
+    return gp_coll_go(nb, s);
 }
 
 GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    GP_TRY(gp_comm_check("MPI_Bcast", comm));
-    GP_TRY(gp_type_check(comm, "MPI_Bcast", datatype, count));
-    GP_TRY(gp_coll_check_root(comm, "MPI_Bcast", root));
-    GP_TRY(gp_coll_check_not_in_place(comm, "MPI_Bcast", buffer, "the buffer"));
-    gp_sched s;
-    gp_coll_bcast(&s, buffer, count, datatype, root, comm);
-    return gp_coll_run(&s);
+    return gp_bcast_call(0, buffer, count, datatype, root, comm);
 }

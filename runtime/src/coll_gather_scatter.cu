@@ -220,46 +220,72 @@ GPUMPI_FN void gp_coll_scatterv(gp_sched *s, const void *sbuf, const int *scount
 
 /* ---- the MPI functions ------------------------------------------------------- */
 
+GPUMPI_FN int gp_gather_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                             void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Gather");
+    GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, 0,
+                                recvtype));
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_gather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return gp_coll_go(nb, s);
+}
+
 GPUMPI_FN int MPI_Gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                          MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Gather";
-    GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, 0,
+    return gp_gather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+GPUMPI_FN int gp_gatherv_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                              int root, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Gatherv");
+    GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 1, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                                 recvtype));
-    gp_sched s;
-    gp_coll_gather(&s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    return gp_coll_run(&s);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_gatherv(s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+    return gp_coll_go(nb, s);
 }
 
 GPUMPI_FN int MPI_Gatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Gatherv";
-    GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 1, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
-                                recvtype));
-    gp_sched s;
-    gp_coll_gatherv(&s, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
-    return gp_coll_run(&s);
+    return gp_gatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, root, comm);
+}
+
+GPUMPI_FN int gp_scatter_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount, MPI_Datatype sendtype,
+                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Scatter");
+    GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 0, recvbuf, recvcount, recvtype, sendbuf, sendcount, 0, 0,
+                                sendtype));
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_scatter(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return gp_coll_go(nb, s);
 }
 
 GPUMPI_FN int MPI_Scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                           MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Scatter";
-    GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 0, recvbuf, recvcount, recvtype, sendbuf, sendcount, 0, 0,
+    return gp_scatter_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
+}
+
+GPUMPI_FN int gp_scatterv_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[], const int displs[],
+                               MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype, int root,
+                               MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Scatterv");
+    GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 1, recvbuf, recvcount, recvtype, sendbuf, 0, sendcounts, displs,
                                 sendtype));
-    gp_sched s;
-    gp_coll_scatter(&s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    return gp_coll_run(&s);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_scatterv(s, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
+    return gp_coll_go(nb, s);
 }
 
 GPUMPI_FN int MPI_Scatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Scatterv";
-    GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 1, recvbuf, recvcount, recvtype, sendbuf, 0, sendcounts, displs,
-                                sendtype));
-    gp_sched s;
-    gp_coll_scatterv(&s, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
-    return gp_coll_run(&s);
+    return gp_scatterv_call(0, sendbuf, sendcounts, displs, sendtype, recvbuf, recvcount, recvtype, root, comm);
 }

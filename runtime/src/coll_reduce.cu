@@ -373,10 +373,10 @@ GPUMPI_FN void gp_coll_allreduce(gp_sched *s, const void *sbuf, void *rbuf, int 
     gp_sched_add_phase(s, large ? gp_allreduce_large_round : gp_allreduce_round);
 }
 
-GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                         MPI_Comm comm)
+GPUMPI_FN int gp_reduce_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, int root, MPI_Comm comm)
 {
-    const char *fn = "MPI_Reduce";
+    const char *fn = GP_COLL_FN(nb, "MPI_Reduce");
     GP_TRY(gp_comm_check(fn, comm));
     GP_TRY(gp_type_check(comm, fn, datatype, count));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
@@ -387,24 +387,36 @@ GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Data
     } else {
         GP_TRY(gp_coll_check_not_in_place(comm, fn, sendbuf, "the send buffer (only the root may use it)"));
     }
-    gp_sched s;
-    gp_coll_reduce(&s, sendbuf, recvbuf, count, datatype, op, root, comm);
-    return gp_coll_run(&s);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_reduce(s, sendbuf, recvbuf, count, datatype, op, root, comm);
+    return gp_coll_go(nb, s);
 }
 
-GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                            MPI_Comm comm)
+GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                         MPI_Comm comm)
 {
-    const char *fn = "MPI_Allreduce";
+    return gp_reduce_call(0, sendbuf, recvbuf, count, datatype, op, root, comm);
+}
+
+GPUMPI_FN int gp_allreduce_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count,
+                                MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Allreduce");
     GP_TRY(gp_comm_check(fn, comm));
     GP_TRY(gp_type_check(comm, fn, datatype, count));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
     GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(count, datatype)));
-    if (gp_shm_allreduce(sendbuf, recvbuf, count, datatype, op, comm)) return MPI_SUCCESS;
-    gp_sched s;
-    gp_coll_allreduce(&s, sendbuf, recvbuf, count, datatype, op, comm);
-    return gp_coll_run(&s);
+    if (!nb && gp_shm_allreduce(sendbuf, recvbuf, count, datatype, op, comm)) return MPI_SUCCESS; /* it blocks */
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_allreduce(s, sendbuf, recvbuf, count, datatype, op, comm);
+    return gp_coll_go(nb, s);
+}
+
+GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm)
+{
+    return gp_allreduce_call(0, sendbuf, recvbuf, count, datatype, op, comm);
 }
 
 /* inoutbuf = inbuf op inoutbuf, on this rank alone (through packed copies

@@ -47,30 +47,42 @@ GPUMPI_FN void gp_coll_reduce_scatter(gp_sched *s, const void *sbuf, void *rbuf,
     gp_coll_reduce_scatter_any(s, "MPI_Reduce_scatter", sbuf, rbuf, 0, rcounts, type, op, comm);
 }
 
-GPUMPI_FN int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
-                                       MPI_Op op, MPI_Comm comm)
+GPUMPI_FN int gp_reduce_scatter_block_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int recvcount,
+                                           MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    const char *fn = "MPI_Reduce_scatter_block";
+    const char *fn = GP_COLL_FN(nb, "MPI_Reduce_scatter_block");
     GP_TRY(gp_comm_check(fn, comm));
     GP_TRY(gp_type_check(comm, fn, datatype, recvcount));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
     GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(recvcount, datatype)));
-    gp_sched s;
-    gp_coll_reduce_scatter_block(&s, sendbuf, recvbuf, recvcount, datatype, op, comm);
-    return gp_coll_run(&s);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_reduce_scatter_block(s, sendbuf, recvbuf, recvcount, datatype, op, comm);
+    return gp_coll_go(nb, s);
 }
 
-GPUMPI_FN int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
-                                 MPI_Op op, MPI_Comm comm)
+GPUMPI_FN int MPI_Reduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                       MPI_Op op, MPI_Comm comm)
 {
-    const char *fn = "MPI_Reduce_scatter";
+    return gp_reduce_scatter_block_call(0, sendbuf, recvbuf, recvcount, datatype, op, comm);
+}
+
+GPUMPI_FN int gp_reduce_scatter_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, const int recvcounts[],
+                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Reduce_scatter");
     GP_TRY(gp_comm_check(fn, comm));
     GP_TRY(gp_coll_check_counts(comm, fn, recvcounts, gp_comm_size(comm), datatype, 0, "recvcounts"));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
     GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(recvcounts[gp_comm_rank(comm)], datatype)));
-    gp_sched s;
-    gp_coll_reduce_scatter(&s, sendbuf, recvbuf, recvcounts, datatype, op, comm);
-    return gp_coll_run(&s);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_reduce_scatter(s, sendbuf, recvbuf, recvcounts, datatype, op, comm);
+    return gp_coll_go(nb, s);
+}
+
+GPUMPI_FN int MPI_Reduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                 MPI_Op op, MPI_Comm comm)
+{
+    return gp_reduce_scatter_call(0, sendbuf, recvbuf, recvcounts, datatype, op, comm);
 }

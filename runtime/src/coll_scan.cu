@@ -80,19 +80,33 @@ GPUMPI_FN static int gp_scan_checks(const char *fn, const void *sendbuf, void *r
     return MPI_SUCCESS;
 }
 
+GPUMPI_FN int gp_scan_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                           MPI_Op op, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Scan");
+    GP_TRY(gp_scan_checks(fn, sendbuf, recvbuf, count, datatype, op, comm));
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_scan(s, sendbuf, recvbuf, count, datatype, op, comm);
+    return gp_coll_go(nb, s);
+}
+
 GPUMPI_FN int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
-    GP_TRY(gp_scan_checks("MPI_Scan", sendbuf, recvbuf, count, datatype, op, comm));
-    gp_sched s;
-    gp_coll_scan(&s, sendbuf, recvbuf, count, datatype, op, comm);
-    return gp_coll_run(&s);
+    return gp_scan_call(0, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+GPUMPI_FN int gp_exscan_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype,
+                             MPI_Op op, MPI_Comm comm)
+{
+    const char *fn = GP_COLL_FN(nb, "MPI_Exscan");
+    GP_TRY(gp_scan_checks(fn, sendbuf, recvbuf, count, datatype, op, comm));
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_coll_exscan(s, sendbuf, recvbuf, count, datatype, op, comm);
+    return gp_coll_go(nb, s);
 }
 
 GPUMPI_FN int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm)
 {
-    GP_TRY(gp_scan_checks("MPI_Exscan", sendbuf, recvbuf, count, datatype, op, comm));
-    gp_sched s;
-    gp_coll_exscan(&s, sendbuf, recvbuf, count, datatype, op, comm);
-    return gp_coll_run(&s);
+    return gp_exscan_call(0, sendbuf, recvbuf, count, datatype, op, comm);
 }

@@ -197,7 +197,7 @@ GPUMPI_FN int gp_sched_run(gp_sched *s)
             gp_block_enter(s->fn, s->comm, GP_BLOCK_NONE, GP_BLOCK_NONE);
             entered = 1;
         }
-        if (s->sends_pending)
+        if (s->sends_pending || gp_wait_must_poll())
             gp_block_wait(&spins); /* the receiver's copy does not count as an arrival here */
         else
             gp_arrival_wait(mark, &spins);

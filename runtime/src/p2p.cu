@@ -95,7 +95,12 @@ GPUMPI_FN void gp_send_typed(const void *buf, int count, MPI_Datatype type, int 
 {
     gp_msg *m = gp_send_start(buf, count, type, dest_world, tag, ctx, GP_SEND_STANDARD);
     unsigned spins = 0;
-    while (m && !gp_send_done(m)) gp_block_wait(&spins);
+    while (m && !gp_send_done(m)) {
+        /* the receiver may itself wait for one of this rank's posted
+         * receives or its part of a nonblocking collective */
+        if (gp_progress_wanted()) gp_progress();
+        gp_block_wait(&spins);
+    }
 }
 
 GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int *got_src, int *got_tag,
@@ -137,7 +142,11 @@ GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_wor
         uint32_t mark = gp_arrival_mark();
         m = gp_take_match(src_world, tag, ctx, &mark); /* the mark drained the inbox already */
         if (m) break;
-        gp_arrival_wait(mark, &spins);
+        if (gp_progress_wanted()) gp_progress(); /* the sender may wait for this rank's part of a collective */
+        if (gp_wait_must_poll())
+            gp_block_wait(&spins);
+        else
+            gp_arrival_wait(mark, &spins);
     }
     return gp_deliver(m, buf, count, type, got_src, got_tag, got_bytes);
 }
@@ -197,7 +206,7 @@ GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error,
     status->MPI_SOURCE = source;
     status->MPI_TAG = tag;
     status->MPI_ERROR = error;
-    status->gp_count_bytes = (int)bytes;
+    status->gp_count_bytes = (MPI_Count)bytes;
     status->gp_cancelled = 0;
 }
 

@@ -8,32 +8,11 @@
  * unexpected queue, which is MPI's matching order. A send completes when
  * its envelope is queued, or for large and synchronous sends when the
  * receiver has copied the data out. */
-#include "runtime.h"
+#include "requests.h"
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdlib.h"
 
-enum { GP_REQ_FREE, GP_REQ_SEND, GP_REQ_RECV };
-
-typedef struct gp_req {
-    int kind;
-    int persistent;  /* Send_init/Recv_init: survives completion until freed */
-    int active;      /* started, and not yet returned by Wait/Test */
-    int done;        /* finished: status is final */
-    int freed;       /* MPI_Request_free while active: release once done */
-    int next_posted; /* the next posted receive (handle), 0 at the end */
-    int mode;        /* GP_SEND_* */
-    gp_msg *pending; /* a send waiting for its receiver */
-    void *buf;
-    int count;
-    MPI_Datatype type;
-    int peer, tag;   /* as the user gave them (communicator ranks) */
-    MPI_Comm comm;
-    MPI_Status status;
-} gp_req;
-
-GPUMPI_FN static gp_req *gp_req_at(int h) { return &gp_self()->reqs[h - 1]; }
-
-GPUMPI_FN static int gp_req_new(int kind)
+GPUMPI_FN int gp_req_new(int kind)
 {
     gp_rank *r = gp_self();
     int h = 0;
@@ -57,7 +36,7 @@ GPUMPI_FN static int gp_req_new(int kind)
     return h;
 }
 
-GPUMPI_FN static void gp_req_release(int h)
+GPUMPI_FN void gp_req_release(int h)
 {
     gp_req_at(h)->kind = GP_REQ_FREE;
     gp_type_release(gp_req_at(h)->type); /* held since gp_make */
@@ -89,6 +68,7 @@ GPUMPI_FN static void gp_finish(int h)
 GPUMPI_FN void gp_progress(void)
 {
     gp_rank *r = gp_self();
+    if (r->coll_head) gp_coll_progress_all();
     if (!r->posted_head) return;
     uint32_t before = gp_arrival_mark(); /* this pass sees only what is here now */
     for (int h = r->posted_head; h;) {
@@ -166,7 +146,7 @@ GPUMPI_FN static int gp_poll(int h)
 {
     gp_req *q = gp_req_at(h);
     if (q->done) return 1;
-    gp_progress(); /* a send may wait for one of this rank's own receives */
+    gp_progress(); /* a send may wait for one of this rank's own receives; moves collectives along */
     if (q->kind == GP_REQ_SEND && q->pending && gp_send_done(q->pending)) {
         q->pending = 0;
         q->done = 1;
@@ -187,6 +167,13 @@ GPUMPI_FN static int gp_valid(const char *fn, MPI_Request h)
 GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Status *status)
 {
     gp_req *q = gp_req_at(*request);
+    if (q->kind == GP_REQ_COLL) {
+        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        int rc = gp_coll_req_complete(q);
+        gp_req_release(*request);
+        *request = MPI_REQUEST_NULL;
+        return rc;
+    }
     MPI_Status st = q->status;
     MPI_Comm comm = q->comm;
     size_t cap = (size_t)q->count * (size_t)gp_type_size(q->type);
@@ -198,8 +185,8 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
         *request = MPI_REQUEST_NULL;
     }
     if (st.MPI_ERROR == MPI_ERR_TRUNCATE)
-        return gp_err(comm, fn, MPI_ERR_TRUNCATE, "message truncated (got %d bytes, buffer %zu) from rank %d tag %d",
-                      st.gp_count_bytes, cap, st.MPI_SOURCE, st.MPI_TAG);
+        return gp_err(comm, fn, MPI_ERR_TRUNCATE, "message truncated (got %lld bytes, buffer %zu) from rank %d tag %d",
+                      (long long)st.gp_count_bytes, cap, st.MPI_SOURCE, st.MPI_TAG);
     return st.MPI_ERROR;
 }
 
@@ -229,6 +216,10 @@ GPUMPI_FN static void gp_wait_enter(gp_waiter *w)
         if (h == MPI_REQUEST_NULL || h < 0 || h > gp_self()->nreqs) continue;
         gp_req *q = gp_req_at(h);
         if (q->kind == GP_REQ_FREE || !q->active || q->done) continue;
+        if (q->kind == GP_REQ_COLL) {
+            gp_block_enter(w->fn, q->comm, GP_BLOCK_NONE, GP_BLOCK_NONE);
+            return;
+        }
         int peer = q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
         gp_block_enter(w->fn, q->comm, peer, q->tag);
         return;
@@ -239,7 +230,7 @@ GPUMPI_FN static void gp_wait_enter(gp_waiter *w)
 GPUMPI_FN static void gp_wait_more(gp_waiter *w, int sends_pending)
 {
     if (!w->entered) gp_wait_enter(w);
-    if (sends_pending)
+    if (sends_pending || gp_wait_must_poll())
         gp_block_wait(&w->spins); /* a receiver frees the envelope: nothing arrives here */
     else
         gp_arrival_wait(w->seen, &w->spins);
@@ -252,7 +243,9 @@ GPUMPI_FN static void gp_wait_end(gp_waiter *w)
 
 GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
 {
-    return h != MPI_REQUEST_NULL && gp_req_at(h)->kind == GP_REQ_SEND && !gp_req_at(h)->done;
+    if (h == MPI_REQUEST_NULL || gp_req_at(h)->done) return 0;
+    if (gp_req_at(h)->kind == GP_REQ_COLL) return gp_coll_req_sends_pending(gp_req_at(h));
+    return gp_req_at(h)->kind == GP_REQ_SEND;
 }
 
 GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
@@ -425,6 +418,11 @@ GPUMPI_FN int MPI_Request_free(MPI_Request *request)
     GP_TRY(gp_valid("MPI_Request_free", *request));
     if (*request == MPI_REQUEST_NULL) return gp_err(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
     gp_req *q = gp_req_at(*request);
+    if (q->kind == GP_REQ_COLL) /* MPI-3.1 5.12 */
+        return gp_err(q->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                      "request %d is a nonblocking collective's, which may not be freed (complete it with "
+                      "MPI_Wait or MPI_Test)",
+                      *request);
     if (!q->active || gp_poll(*request))
         gp_req_release(*request);
     else if (q->kind == GP_REQ_SEND) {
@@ -443,6 +441,9 @@ GPUMPI_FN int MPI_Cancel(MPI_Request *request)
     GP_TRY(gp_valid("MPI_Cancel", *request));
     if (*request == MPI_REQUEST_NULL) return gp_err(MPI_COMM_WORLD, "MPI_Cancel", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
     gp_req *q = gp_req_at(*request);
+    if (q->kind == GP_REQ_COLL) /* MPI-3.1 5.12 */
+        return gp_err(q->comm, "MPI_Cancel", MPI_ERR_REQUEST,
+                      "request %d is a nonblocking collective's, which cannot be cancelled", *request);
     gp_progress();
     /* only a receive that has not matched can be cancelled; a send goes on
      * (MPI lets a cancel fail), and Test_cancelled then says so */
@@ -457,7 +458,30 @@ GPUMPI_FN int MPI_Cancel(MPI_Request *request)
 
 GPUMPI_FN int MPI_Test_cancelled(const MPI_Status *status, int *flag)
 {
+    if (!status || !flag)
+        return gp_err(MPI_COMM_WORLD, "MPI_Test_cancelled", MPI_ERR_ARG, "the status or flag argument is NULL");
     *flag = status->gp_cancelled;
+    return MPI_SUCCESS;
+}
+
+/* MPI_Test without completing: the request stays as it is. */
+GPUMPI_FN int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status *status)
+{
+    GP_TRY(gp_valid("MPI_Request_get_status", request));
+    if (!flag) return gp_err(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_ARG, "the flag argument is NULL");
+    if (gp_inert(request)) {
+        *flag = 1;
+        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        return MPI_SUCCESS;
+    }
+    *flag = gp_poll(request);
+    if (*flag) {
+        gp_req *q = gp_req_at(request);
+        if (q->kind == GP_REQ_COLL)
+            gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        else if (status)
+            *status = q->status;
+    }
     return MPI_SUCCESS;
 }
 

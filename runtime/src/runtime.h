@@ -150,6 +150,21 @@ GPUMPI_FN int gp_op_check(MPI_Comm comm, const char *fn, MPI_Op op, MPI_Datatype
 
 /* Requests (requests.cu): posted receives are matched in the order posted. */
 GPUMPI_FN void gp_progress(void);
+/* Whether gp_progress has anything to do: receives posted, or nonblocking
+ * collectives in flight. Every wait loop of a blocking call calls
+ * gp_progress while this says so: a peer may wait for this rank's posted
+ * receive, or for its part of a nonblocking collective. */
+GPUMPI_FN static inline int gp_progress_wanted(void)
+{
+    gp_rank *r = gp_self();
+    return r->posted_head || r->coll_head;
+}
+/* A nonblocking collective in flight waits for a receiver to copy one of
+ * its sends (coll_nonblocking.cu): nothing will arrive to wake a wait for
+ * messages when that is done, yet the collective's next round has to be
+ * made, so a wait polls (gp_block_wait) instead of waiting for arrivals. */
+GPUMPI_FN int gp_coll_sends_pending(void);
+GPUMPI_FN static inline int gp_wait_must_poll(void) { return gp_self()->coll_head && gp_coll_sends_pending(); }
 
 /* Point-to-point transport (p2p.cu), in world ranks. */
 enum { GP_SEND_STANDARD, GP_SEND_SYNC, GP_SEND_BUFFERED };

@@ -70,9 +70,10 @@ GPUMPI_FN static gp_lanes gp_lanes_alone(void)
     return g;
 }
 
-/* Waits for *word to reach gen + 1, keeping this rank's receives moving: a
- * peer that has not arrived yet may be waiting in a synchronous send for
- * one of them. The watchdog hears of the wait (as `fn` on MPI_COMM_WORLD)
+/* Waits for *word to reach gen + 1, keeping this rank's receives and
+ * nonblocking collectives moving: a peer that has not arrived yet may be
+ * waiting in a synchronous send for one of them, or in a wait for this
+ * rank's part of a collective. The watchdog hears of the wait (as `fn` on MPI_COMM_WORLD)
  * only once it has lasted GP_BLOCK_SPINS pauses, unless --stats times
  * every call: telling it at every call (even with gp_block_enter/leave
  * inline) made a barrier 1.28 -> 1.40 us at 4 ranks and 54 -> 213 us at
@@ -82,10 +83,11 @@ GPUMPI_FN static gp_lanes gp_lanes_alone(void)
 GPUMPI_FN static void gp_collective_wait(uint32_t *word, int onchip, uint32_t gen, const char *fn)
 {
     unsigned spins = 0;
-    int told = gp_hot.stats != 0, passive = !gp_self()->posted_head;
+    int told = gp_hot.stats != 0, passive = !gp_progress_wanted();
     if (told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
     while ((onchip ? gp_block_load_acquire(word) : gp_load_acquire(word)) != gen + 1) {
-        /* a rank with no receive posted has nothing to keep moving */
+        /* a rank with no receive posted and no nonblocking collective in
+         * flight has nothing to keep moving */
         if (!passive && (!onchip || (spins & 15) == 15)) gp_progress();
         gp_pause_upto(&spins, spins < 1024 || !onchip ? 256 : 2000);
         if (spins % GP_BLOCK_SPINS == 0) {

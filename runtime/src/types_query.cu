@@ -192,7 +192,7 @@ GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int
     if (o->size == 0)
         *count = 0;
     else
-        *count = bytes % o->size ? MPI_UNDEFINED : (int)(bytes / o->size);
+        *count = bytes % o->size || bytes / o->size > 0x7fffffff ? MPI_UNDEFINED : (int)(bytes / o->size);
     return MPI_SUCCESS;
 }
 

@@ -38,4 +38,44 @@ GPUMPI_FN int MPI_Scan(const void *sendbuf, void *recvbuf, int count, MPI_Dataty
 GPUMPI_FN int MPI_Exscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                          MPI_Comm comm);
 
+/* Nonblocking collectives (MPI-3; coll_nonblocking.cu). */
+GPUMPI_FN int MPI_Ibarrier(MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Ibcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm,
+                         MPI_Request *request);
+GPUMPI_FN int MPI_Ireduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                          MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Iallreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                             MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Igather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                          MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Igatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                           const int recvcounts[], const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm,
+                           MPI_Request *request);
+GPUMPI_FN int MPI_Iscatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                           MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Iscatterv(const void *sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm,
+                            MPI_Request *request);
+GPUMPI_FN int MPI_Iallgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Iallgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request *request);
+GPUMPI_FN int MPI_Ialltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Ialltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                             void *recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Ialltoallw(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                             const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[], const int rdispls[],
+                             const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Ireduce_scatter_block(const void *sendbuf, void *recvbuf, int recvcount, MPI_Datatype datatype,
+                                        MPI_Op op, MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Ireduce_scatter(const void *sendbuf, void *recvbuf, const int recvcounts[], MPI_Datatype datatype,
+                                  MPI_Op op, MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Iscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                        MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                          MPI_Comm comm, MPI_Request *request);
+
 #endif

@@ -134,6 +134,10 @@ typedef struct gp_rank {
     int nreqs, cap_reqs;
     int posted_head;    /* posted receives in the order posted: request handles, 0 = none */
     int posted_tail;
+    /* nonblocking collectives and matched probes (issue 9 part A) */
+    int coll_head;      /* collective requests in flight, newest first: handles, 0 = none (coll_nonblocking.cu) */
+    void *sched_spare;  /* schedules of finished nonblocking collectives, kept for the next ones */
+    void *messages;     /* messages taken by MPI_Mprobe/MPI_Improbe, not yet received (mprobe.cu) */
     void *comm_state;   /* this rank's communicators, groups, keyvals, error handlers (comm.cu) */
     void *type_state;   /* this rank's derived datatypes and user ops (datatypes.cu) */
     void *bsend_buf;    /* MPI_Buffer_attach */

@@ -1,0 +1,45 @@
+/* Requests, as the files that make them see them (requests.cu owns the
+ * table; coll_nonblocking.cu makes collective requests, mprobe.cu receives
+ * of probed messages). */
+#ifndef GPUMPI_REQUESTS_H
+#define GPUMPI_REQUESTS_H
+
+#include "runtime.h"
+
+enum { GP_REQ_FREE, GP_REQ_SEND, GP_REQ_RECV, GP_REQ_COLL };
+
+typedef struct gp_req {
+    int kind;
+    int persistent;  /* Send_init/Recv_init: survives completion until freed */
+    int active;      /* started, and not yet returned by Wait/Test */
+    int done;        /* finished: status is final */
+    int freed;       /* MPI_Request_free while active: release once done */
+    int next_posted; /* the next posted receive (handle), 0 at the end */
+    int mode;        /* GP_SEND_* */
+    gp_msg *pending; /* a send waiting for its receiver */
+    void *buf;
+    int count;
+    MPI_Datatype type;
+    int peer, tag;   /* as the user gave them (communicator ranks) */
+    MPI_Comm comm;
+    MPI_Status status;
+    /* GP_REQ_COLL: a nonblocking collective (coll_nonblocking.cu) */
+    struct gp_sched *sched; /* its schedule, in heap memory the request owns */
+    int next_coll;   /* the next collective in flight (handle), 0 at the end */
+} gp_req;
+
+GPUMPI_FN static inline gp_req *gp_req_at(int h) { return &gp_self()->reqs[h - 1]; }
+/* A new request of `kind`, zeroed (inactive); its handle. */
+GPUMPI_FN int gp_req_new(int kind);
+/* Frees the handle (and drops the hold on its datatype). */
+GPUMPI_FN void gp_req_release(int h);
+
+/* Collective requests (coll_nonblocking.cu): moves every collective in
+ * flight along (from gp_progress); hands a finished one back: frees its
+ * schedule and returns its error class, raised on its communicator. */
+GPUMPI_FN void gp_coll_progress_all(void);
+GPUMPI_FN int gp_coll_req_complete(gp_req *q);
+/* The collective waits for a receiver to copy one of its sends. */
+GPUMPI_FN int gp_coll_req_sends_pending(gp_req *q);
+
+#endif
