@@ -85,7 +85,15 @@ GPUMPI_HD gp_cdouble gp_cx_div(double a, double b, double c, double d)
             y = (q * (b / p) - a) / den;
         }
     }
-    if (isnan(x) && isnan(y)) {
+    if (isnan(x) && isnan(y)) return gp_cx_div_recover(a, b, c, d);
+    return gp_cdouble(x, y);
+}
+
+/* Annex G: a quotient that came out NaN + iNaN may be an infinity or a zero */
+GPUMPI_HD gp_cdouble gp_cx_div_recover(double a, double b, double c, double d)
+{
+    double x = NAN, y = NAN;
+    {
         if (c == 0 && d == 0 && (!isnan(a) || !isnan(b))) {
             x = copysign(INFINITY, c) * a;
             y = copysign(INFINITY, c) * b;
@@ -135,7 +143,7 @@ GPUMPI_FN static double log_abs(double x, double y)
         ax = ay;
         ay = t;
     }
-    if (isinf(ax)) return INFINITY;
+    if (isinf(ax) || isinf(ay)) return INFINITY;
     if (isnan(ax) || isnan(ay)) return NAN;
     if (ax == 0) return -INFINITY; /* divide by zero */
     if (ax > DBL_MAX / 4) return log(hypot(ax * 0.25, ay * 0.25)) + 2 * GP_LN2;
@@ -235,7 +243,7 @@ GPUMPI_FN gp_cdouble gp_csinh(gp_cdouble z)
         double s = sin(y), c = cos(y);
         if (fabs(x) > 709.0) {
             double h = exp(fabs(x) * 0.5);
-            return gp_cdouble(copysign(1.0, x) * (c * 0.5 * h * h), s * 0.5 * h * h);
+            return gp_cdouble(copysign(1.0, x) * (c * h * 0.5 * h), s * h * 0.5 * h);
         }
         return gp_cdouble(sinh(x) * c, cosh(x) * s);
     }
@@ -243,7 +251,7 @@ GPUMPI_FN gp_cdouble gp_csinh(gp_cdouble z)
     if (isinf(x)) {
         if (y == 0) return gp_cdouble(x, y);
         if (isfinite(y)) return gp_cdouble(x * cos(y), INFINITY * sin(y));
-        return gp_cdouble(x, NAN);
+        return gp_cdouble(INFINITY, y - y); /* glibc's sign */
     }
     if (isnan(x) && y == 0) return gp_cdouble(NAN, y);
     return gp_cdouble(NAN, NAN);
@@ -257,11 +265,11 @@ GPUMPI_FN gp_cdouble gp_ccosh(gp_cdouble z)
         double s = sin(y), c = cos(y);
         if (fabs(x) > 709.0) {
             double h = exp(fabs(x) * 0.5);
-            return gp_cdouble(c * 0.5 * h * h, copysign(1.0, x) * (s * 0.5 * h * h));
+            return gp_cdouble(c * h * 0.5 * h, copysign(1.0, x) * (s * h * 0.5 * h));
         }
         return gp_cdouble(cosh(x) * c, sinh(x) * s);
     }
-    if (x == 0) return gp_cdouble(y - y, 0.0 * x); /* NaN +- i0 */
+    if (x == 0) return gp_cdouble(y - y, 0.0); /* NaN + i0, as glibc */
     if (isinf(x)) {
         if (y == 0) return gp_cdouble(INFINITY, y * copysign(1.0, x));
         if (isfinite(y)) return gp_cdouble(INFINITY * cos(y), x * sin(y));
@@ -275,8 +283,8 @@ GPUMPI_FN gp_cdouble gp_ctanh(gp_cdouble z)
 {
     double x = z.re, y = z.im;
     if (isinf(x)) {
-        double im = isfinite(y) && fabs(y) > 1 ? sin(y) * cos(y) : y;
-        return gp_cdouble(copysign(1.0, x), copysign(0.0, isfinite(im) ? im : 1.0));
+        double im = isfinite(y) && fabs(y) > 1 ? sin(y) * cos(y) : isnan(y) ? 1.0 : y;
+        return gp_cdouble(copysign(1.0, x), copysign(0.0, im));
     }
     if (isnan(x)) return gp_cdouble(NAN, y == 0 ? y : NAN);
     if (!isfinite(y)) return gp_cdouble(x == 0 ? x : NAN, NAN);
@@ -302,6 +310,7 @@ GPUMPI_FN gp_cdouble gp_ctanh(gp_cdouble z)
 GPUMPI_FN gp_cdouble gp_csin(gp_cdouble z)
 {
     gp_cdouble w = gp_csinh(gp_cdouble(-z.im, z.re));
+    if (isnan(w.im) && isinf(w.re)) return gp_cdouble(w.im, INFINITY); /* glibc's sign */
     return gp_cdouble(w.im, -w.re);
 }
 
@@ -350,7 +359,11 @@ GPUMPI_FN static void asin_acos_parts(double x, double y, double *re_asin, doubl
     }
     if (a <= 1.5) {
         double am1;
-        if (y < 0x1p-500 && x != 1) { /* y*y would underflow */
+        if (y < 0x1p-500) { /* y*y would underflow */
+            if (x == 1) {
+                *im = sqrt(y);
+                return;
+            }
             if (x < 1) {
                 *im = y / sqrt((1 - x) * (1 + x));
                 return;
@@ -411,12 +424,14 @@ GPUMPI_FN gp_cdouble gp_casinh(gp_cdouble z)
 GPUMPI_FN gp_cdouble gp_casin(gp_cdouble z)
 {
     gp_cdouble w = gp_casinh(gp_cdouble(-z.im, z.re));
+    if (isnan(w.im) && isinf(w.re)) return gp_cdouble(w.im, isinf(z.im) ? z.im : INFINITY); /* glibc's sign */
     return gp_cdouble(w.im, -w.re);
 }
 
 GPUMPI_FN gp_cdouble gp_cacosh(gp_cdouble z)
 {
     gp_cdouble w = gp_cacos(z);
+    if (isnan(w.im)) return gp_cdouble(w.im, fabs(w.re));
     if (signbit(w.im)) return gp_cdouble(-w.im, w.re);
     return gp_cdouble(w.im, -w.re);
 }
@@ -448,7 +463,7 @@ GPUMPI_FN gp_cdouble gp_catanh(gp_cdouble z)
         double h2 = ax * ax + ay * ay, m;
         if (h2 > 0.5 && h2 < 2.0) m = -x2y2m1(ax, ay);
         else m = (1 - ax) * (1 + ax) - ay * ay;
-        im = 0.5 * atan2(2 * ay, m);
+        im = 0.5 * atan2(2 * ay, m == 0 ? 0.0 : m); /* atanh(1 + i0) = inf + i0 */
     }
     return gp_cdouble(copysign(re, x), copysign(im, y));
 }

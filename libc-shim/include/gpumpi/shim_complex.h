@@ -110,6 +110,7 @@ template <class X> struct gp_is_cx { static constexpr int value = gp_cx_rank<X>:
  * or a zero (gcc's __muldc3/__divdc3 do the same); out of line, rarely run */
 GPUMPI_HD gp_cdouble gp_cx_mul_recover(double a, double b, double c, double d);
 GPUMPI_HD gp_cdouble gp_cx_div(double a, double b, double c, double d);
+GPUMPI_HD gp_cdouble gp_cx_div_recover(double a, double b, double c, double d); /* after NaN + iNaN */
 GPUMPI_HD gp_cldouble gp_cx_divl(long double a, long double b, long double c, long double d);
 GPUMPI_HD gp_cldouble gp_cx_mul_recoverl(long double a, long double b, long double c, long double d);
 
@@ -156,9 +157,9 @@ template <class A, class B> GPUMPI_HD constexpr GP_CX_RESULT(A, B) operator/(con
          * underflows (gcc's __divsc3 does the same) */
         double a_re = gp_cx_re<T>(a), a_im = gp_cx_im<T>(a), c = gp_cx_re<T>(b), d = gp_cx_im<T>(b);
         double den = c * c + d * d;
-        float x = (float)((a_re * c + a_im * d) / den), y = (float)((a_im * c - a_re * d) / den);
-        if (x != x && y != y) return gp_complex<T>(gp_cx_div(a_re, a_im, c, d));
-        return gp_complex<T>(x, y);
+        double x = (a_re * c + a_im * d) / den, y = (a_im * c - a_re * d) / den;
+        if (x != x && y != y) return gp_complex<T>(gp_cx_div_recover(a_re, a_im, c, d));
+        return gp_complex<T>((float)x, (float)y);
     } else if constexpr (sizeof(T) > sizeof(double))
         return gp_cx_divl(gp_cx_re<T>(a), gp_cx_im<T>(a), gp_cx_re<T>(b), gp_cx_im<T>(b));
     else
