@@ -42,6 +42,13 @@ static void find_complex_h(CXFile f, CXSourceLocation *stack, unsigned depth, CX
     clang_disposeString(name);
 }
 
+static unsigned line_of(gp_conv *c, CXToken t)
+{
+    unsigned line;
+    clang_getSpellingLocation(clang_getTokenLocation(c->tu, t), NULL, &line, NULL, NULL);
+    return line;
+}
+
 static void comment_out(gp_conv *c, CXFile f, unsigned off, unsigned len, const char *before)
 {
     char open[64];
@@ -58,6 +65,7 @@ static void rewrite_file(gp_conv *c, CXFile f)
     unsigned n;
     clang_tokenize(c->tu, clang_getRange(gp_loc(c, f, 0), gp_loc(c, f, (unsigned)len)), &toks, &n);
     char **text = malloc(n * sizeof *text);
+    char *done = calloc(n ? n : 1, 1);
     for (unsigned i = 0; i < n; i++) {
         CXString s = clang_getTokenSpelling(c->tu, toks[i]);
         text[i] = strdup(clang_getCString(s));
@@ -68,9 +76,10 @@ static void rewrite_file(gp_conv *c, CXFile f)
         if (!keyword && !(complex_h_included && !strcmp(text[i], "complex") &&
                           clang_getTokenKind(toks[i]) == CXToken_Identifier))
             continue;
-        unsigned lo = i, hi = i;
-        while (lo > 0 && specifier_word(text[lo - 1])) lo--;
-        while (hi + 1 < n && specifier_word(text[hi + 1])) hi++;
+        /* the specifiers around it, on its line (a #define ends there) */
+        unsigned lo = i, hi = i, line = line_of(c, toks[i]);
+        while (lo > 0 && !done[lo - 1] && specifier_word(text[lo - 1]) && line_of(c, toks[lo - 1]) == line) lo--;
+        while (hi + 1 < n && specifier_word(text[hi + 1]) && line_of(c, toks[hi + 1]) == line) hi++;
         int floats = 0, doubles = 0, longs = 0;
         for (unsigned j = lo; j <= hi; j++) {
             floats += !strcmp(text[j], "float");
@@ -83,10 +92,12 @@ static void rewrite_file(gp_conv *c, CXFile f)
             if (!strcmp(text[j], "float") || !strcmp(text[j], "double") || !strcmp(text[j], "long"))
                 comment_out(c, f, gp_offset(clang_getTokenLocation(c->tu, toks[j])), (unsigned)strlen(text[j]), "");
         comment_out(c, f, gp_offset(clang_getTokenLocation(c->tu, toks[i])), (unsigned)strlen(text[i]), cls);
+        for (unsigned j = lo; j <= hi; j++) done[j] = 1;
         i = hi;
     }
     for (unsigned i = 0; i < n; i++) free(text[i]);
     free(text);
+    free(done);
     clang_disposeTokens(c->tu, toks, n);
 }
 

@@ -16,8 +16,8 @@
  *   - x op= z for a real x: x = (type of x)(x op z).
  * Every operator is constexpr, so `double complex z = 1.0 + 2.0 * I;` is a
  * constant initializer as in C (a __device__ variable needs one).
- * Not C: `c ? z : 1.0` (a complex and a real in the two arms) is ambiguous
- * in C++; write `c ? z : (double complex)1.0`. */
+ * `c ? z : 1.0` (a complex and a real arm) would be ambiguous in C++: the
+ * converter casts the real arm (rewrite_casts.c). */
 #ifndef GPUMPI_SHIM_COMPLEX_H
 #define GPUMPI_SHIM_COMPLEX_H
 
