@@ -165,6 +165,7 @@ static void wrap(gp_conv *c, CXCursor child, CXType to)
     snprintf(type, sizeof type, "%s", clang_getCString(t));
     clang_disposeString(t);
     for (char *v; (v = strstr(type, "volatile"));) memmove(v, v + 8, strlen(v + 8) + 1);
+    gp_complex_spelling(type, sizeof type);
     wrap_text(c, child, type);
 }
 
@@ -205,9 +206,22 @@ static void fix_pointer_comparison(gp_conv *c, CXCursor op)
     wrap_text(c, ops[1], "const volatile void *");
 }
 
+/* c ? z : 1.0 with z complex: C converts the real arm, C++ finds the
+ * class and the real convertible both ways (ambiguous): the conversion is
+ * spelled out, as between float and double complex arms */
+static void fix_complex_arm(gp_conv *c, CXCursor cur, CXCursor parent)
+{
+    CXCursor child;
+    if (clang_getCursorKind(parent) != CXCursor_ConditionalOperator || gp_children(cur, &child, 1) != 1 ||
+        !clang_isExpression(clang_getCursorKind(child)))
+        return;
+    CXType to = clang_getCanonicalType(clang_getCursorType(cur));
+    CXType from = clang_getCanonicalType(clang_getCursorType(child));
+    if (to.kind == CXType_Complex && !clang_equalTypes(to, from)) wrap(c, child, to);
+}
+
 static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData data)
 {
-    (void)parent;
     cast_ctx *x = data;
     gp_conv *c = x->c;
     if (!gp_converted(c, cur)) return CXChildVisit_Continue;
@@ -227,6 +241,7 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     }
     clang_visitChildren(cur, visit, &inner);
     if (k == CXCursor_BinaryOperator) fix_pointer_comparison(c, cur);
+    if (k == CXCursor_UnexposedExpr) fix_complex_arm(c, cur, parent);
     if (k == CXCursor_UnexposedExpr) {
         CXCursor child;
         if (gp_children(cur, &child, 1) == 1 && clang_isExpression(clang_getCursorKind(child))) {

@@ -102,7 +102,9 @@ static int parameter_list(CXCursor fn, int with_names, char *out, size_t cap)
     for (int i = 0; i < n; i++) {
         CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
         CXString t = clang_getTypeSpelling(clang_getCursorType(p)), name = clang_getCursorSpelling(p);
-        const char *ts = clang_getCString(t);
+        char ts[1024];
+        snprintf(ts, sizeof ts, "%s", clang_getCString(t));
+        gp_complex_spelling(ts, sizeof ts);
         int ok = !strchr(ts, '(') && !strchr(ts, '[');
         if (ok)
             at += (size_t)snprintf(out + at, at < cap ? cap - at : 0, "%s%s%s%s", i ? ", " : "", ts,

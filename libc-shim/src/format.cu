@@ -13,6 +13,8 @@
  * mode) and so the field length for padding, once to print.
  */
 #include "gpumpi/format.h"
+#include "gpumpi/shim_errno.h"
+#include "gpumpi/shim_string.h"
 
 /* Keeps rarely taken, often referenced code out of line (code size). The
  * decimal floating-point path (gp_fmt_dec, gp_dgen_*, gp_scan, gp_emit) must
@@ -664,8 +666,51 @@ GPUMPI_FN static void gp_fmt_fp(gp_sink *s, const gp_spec *sp, double x, int con
 
 /* ---- the conversion loop ----------------------------------------------- */
 
+/* ---- arguments: in order from the va_list, or by position ------------- */
+
+/* glibc's NL_ARGMAX is 4096; a GPU thread's stack is small, so positional
+ * formats may name arguments 1 to GP_ARGMAX (more: the call returns -1) */
+#define GP_ARGMAX 64
+
+typedef union gp_argval {
+    long long i; /* every integer, sign-extended from its own type */
+    double d;
+    long double ld;
+    void *p;
+} gp_argval;
+
+enum { GP_K_NONE, GP_K_INT, GP_K_LONG, GP_K_DOUBLE, GP_K_LDOUBLE, GP_K_PTR };
+
+typedef struct gp_args {
+    va_list *ap;     /* in order (vals == 0) */
+    gp_argval *vals; /* by position: every argument fetched beforehand */
+    int next;        /* a spec without n$ in a positional format takes the next one */
+} gp_args;
+
+/* the argument of type T for a spec (pos: 0-based, -1 when not numbered) */
+#define GP_ARG(T, member, pos) \
+    (a->vals ? (T)a->vals[(pos) >= 0 ? (pos) : a->next++].member : va_arg(*a->ap, T))
+
+/* "n$" at p (n >= 1): returns n and moves p past it; else 0, p unchanged */
+GPUMPI_FN static int gp_posnum(const char **pp)
+{
+    const char *p = *pp;
+    if (*p < '1' || *p > '9') return 0;
+    long n = 0;
+    while (*p >= '0' && *p <= '9') {
+        n = n * 10 + (*p++ - '0');
+        if (n > 2147483647) return 0;
+    }
+    if (*p != '$') return 0;
+    *pp = p + 1;
+    return (int)n;
+}
+
+/* %m: strerror(errno), formatted like %s */
+GPUMPI_FN static void gp_fmt_errno(gp_sink *s, const gp_spec *sp);
+
 /* Out of line so the four wrappers below do not each get a copy. */
-GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
+GPUMPI_FN static GP_NOINLINE int gp_vformat_args(gp_sink *s, const char *fmt, gp_args *a)
 {
     size_t start = s->total;
     const char *p = fmt;
@@ -680,6 +725,7 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
             continue;
         }
         p++;
+        int argpos = gp_posnum(&p) - 1; /* -1: the next argument */
         gp_spec sp;
         sp.left = sp.plus = sp.space = sp.alt = sp.zero = sp.group = sp.i18n = 0;
         sp.width = 0;
@@ -706,8 +752,9 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
         }
         /* width */
         if (*p == '*') {
-            int w = va_arg(ap, int);
             p++;
+            int wpos = gp_posnum(&p) - 1;
+            int w = GP_ARG(int, i, wpos);
             if (w < 0) {
                 if (w == -2147483647 - 1)
                     return -1; /* -INT_MIN overflows: glibc's EOVERFLOW */
@@ -722,14 +769,15 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
                 sp.width = sp.width * 10 + (*p++ - '0');
             }
             if (*p == '$')
-                return -1; /* positional arguments are not supported */
+                return -1; /* n$ after flags */
         }
         /* precision; a negative one from '*' counts as not given */
         if (*p == '.') {
             p++;
             if (*p == '*') {
-                int pr = va_arg(ap, int);
                 p++;
+                int ppos = gp_posnum(&p) - 1;
+                int pr = GP_ARG(int, i, ppos);
                 sp.prec = pr < 0 ? -1 : pr;
             } else {
                 sp.prec = 0;
@@ -781,15 +829,15 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
         case 'i': {
             long long v;
             switch (len) {
-            case GP_LEN_HH: v = (signed char)va_arg(ap, int); break;
-            case GP_LEN_H: v = (short)va_arg(ap, int); break;
-            case GP_LEN_L: v = va_arg(ap, long); break;
+            case GP_LEN_HH: v = (signed char)GP_ARG(int, i, argpos); break;
+            case GP_LEN_H: v = (short)GP_ARG(int, i, argpos); break;
+            case GP_LEN_L: v = GP_ARG(long, i, argpos); break;
             case GP_LEN_LL:
-            case GP_LEN_BIGL: v = va_arg(ap, long long); break;
-            case GP_LEN_J: v = va_arg(ap, intmax_t); break;
+            case GP_LEN_BIGL: v = GP_ARG(long long, i, argpos); break;
+            case GP_LEN_J: v = GP_ARG(intmax_t, i, argpos); break;
             case GP_LEN_Z: /* ssize_t */
-            case GP_LEN_T: v = va_arg(ap, ptrdiff_t); break;
-            default: v = va_arg(ap, int); break;
+            case GP_LEN_T: v = GP_ARG(ptrdiff_t, i, argpos); break;
+            default: v = GP_ARG(int, i, argpos); break;
             }
             unsigned long long u = v < 0 ? 0ull - (unsigned long long)v : (unsigned long long)v;
             gp_fmt_int(s, &sp, u, v < 0, 1, 10, 0, 0);
@@ -803,15 +851,15 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
         case 'B': {
             unsigned long long u;
             switch (len) {
-            case GP_LEN_HH: u = (unsigned char)va_arg(ap, unsigned int); break;
-            case GP_LEN_H: u = (unsigned short)va_arg(ap, unsigned int); break;
-            case GP_LEN_L: u = va_arg(ap, unsigned long); break;
+            case GP_LEN_HH: u = (unsigned char)GP_ARG(unsigned int, i, argpos); break;
+            case GP_LEN_H: u = (unsigned short)GP_ARG(unsigned int, i, argpos); break;
+            case GP_LEN_L: u = GP_ARG(unsigned long, i, argpos); break;
             case GP_LEN_LL:
-            case GP_LEN_BIGL: u = va_arg(ap, unsigned long long); break;
-            case GP_LEN_J: u = va_arg(ap, uintmax_t); break;
-            case GP_LEN_Z: u = va_arg(ap, size_t); break;
-            case GP_LEN_T: u = (unsigned long long)va_arg(ap, ptrdiff_t); break;
-            default: u = va_arg(ap, unsigned int); break;
+            case GP_LEN_BIGL: u = GP_ARG(unsigned long long, i, argpos); break;
+            case GP_LEN_J: u = GP_ARG(uintmax_t, i, argpos); break;
+            case GP_LEN_Z: u = GP_ARG(size_t, i, argpos); break;
+            case GP_LEN_T: u = (unsigned long long)GP_ARG(ptrdiff_t, i, argpos); break;
+            default: u = GP_ARG(unsigned int, i, argpos); break;
             }
             unsigned base = conv == 'u' ? 10 : conv == 'o' ? 8 : (conv == 'b' || conv == 'B') ? 2 : 16;
             const char *prefix = 0;
@@ -831,7 +879,7 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
         case 'p': {
             /* glibc: %#x of the address (flags + and space still apply),
              * "(nil)" as a string for NULL. */
-            void *ptr = va_arg(ap, void *);
+            void *ptr = GP_ARG(void *, p, argpos);
             if (ptr) {
                 gp_fmt_int(s, &sp, (unsigned long long)(uintptr_t)ptr, 0, 1, 16, 0, "0x");
             } else {
@@ -845,21 +893,21 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
         case 'C':
             if (wide || conv == 'C') {
                 /* wint_t is unsigned int on Linux */
-                unsigned int wc = va_arg(ap, unsigned int);
+                unsigned int wc = GP_ARG(unsigned int, i, argpos);
                 if (wc > 0x7f)
                     return -1;
                 gp_fmt_char(s, &sp, (char)wc);
             } else {
-                gp_fmt_char(s, &sp, (char)(unsigned char)va_arg(ap, int));
+                gp_fmt_char(s, &sp, (char)(unsigned char)GP_ARG(int, i, argpos));
             }
             break;
         case 's':
         case 'S':
             if (wide || conv == 'S') {
-                if (gp_fmt_wstr(s, &sp, va_arg(ap, const wchar_t *)) < 0)
+                if (gp_fmt_wstr(s, &sp, GP_ARG(const wchar_t *, p, argpos)) < 0)
                     return -1;
             } else {
-                gp_fmt_str(s, &sp, va_arg(ap, const char *));
+                gp_fmt_str(s, &sp, GP_ARG(const char *, p, argpos));
             }
             break;
         case 'f':
@@ -874,23 +922,23 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
             if (ldbl) {
 #if defined(GPUMPI_CUDA)
                 /* In device code long double is double. */
-                x = va_arg(ap, double);
+                x = GP_ARG(double, d, argpos);
 #else
                 /* Host (threads backend): the caller passed a real long
                  * double. It is rounded to double and printed as such, so
                  * both backends print the same; glibc would print the extra
                  * precision/range and, for %La, x87-style "0x8p-3". */
-                x = (double)va_arg(ap, long double);
+                x = (double)GP_ARG(long double, ld, argpos);
 #endif
             } else {
-                x = va_arg(ap, double);
+                x = GP_ARG(double, d, argpos);
             }
             gp_fmt_fp(s, &sp, x, conv);
             break;
         }
         case 'n': {
             size_t n = s->total - start;
-            void *dst = va_arg(ap, void *);
+            void *dst = GP_ARG(void *, p, argpos);
             switch (len) {
             case GP_LEN_HH: *(signed char *)dst = (signed char)n; break;
             case GP_LEN_H: *(short *)dst = (short)n; break;
@@ -907,6 +955,9 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
         case '%':
             gp_put(s, '%'); /* glibc ignores flags and width here */
             break;
+        case 'm':
+            gp_fmt_errno(s, &sp);
+            break;
         default:
             if (!conv && !unknown_seen)
                 return -1; /* the format ends inside a spec: glibc's EINVAL */
@@ -917,6 +968,140 @@ GPUMPI_FN GP_NOINLINE int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
     }
     size_t total = s->total - start;
     return total > 2147483647u ? -1 : (int)total;
+}
+
+/* The kind of argument a conversion takes (pass 1 of a positional format). */
+GPUMPI_FN static int gp_kind(char conv, int len)
+{
+    int ldbl = len == GP_LEN_LL || len == GP_LEN_BIGL;
+    switch (conv) {
+    case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'b': case 'B':
+        return len == GP_LEN_NONE || len == GP_LEN_H || len == GP_LEN_HH ? GP_K_INT : GP_K_LONG;
+    case 'c': case 'C': return GP_K_INT;
+    case 's': case 'S': case 'p': case 'n': return GP_K_PTR;
+    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+        return ldbl ? GP_K_LDOUBLE : GP_K_DOUBLE;
+    default: return GP_K_NONE;
+    }
+}
+
+GPUMPI_FN static int gp_note_kind(unsigned char *kinds, int *nargs, int pos, int kind)
+{
+    if (pos < 0 || pos >= GP_ARGMAX) return -1;
+    kinds[pos] = (unsigned char)kind;
+    if (pos + 1 > *nargs) *nargs = pos + 1;
+    return 0;
+}
+
+/* A format with n$ in it: glibc's all-or-nothing, every argument's type
+ * taken from the specs that name it, fetched in order 1..n, then formatted
+ * from the table. Out of line: only such formats pay for the table. */
+GPUMPI_FN static GP_NOINLINE int gp_vformat_positional(gp_sink *s, const char *fmt, va_list *ap)
+{
+    unsigned char kinds[GP_ARGMAX];
+    gp_argval vals[GP_ARGMAX];
+    int nargs = 0, next = 0;
+    for (int i = 0; i < GP_ARGMAX; i++) kinds[i] = GP_K_NONE;
+    for (const char *p = fmt; *p;) {
+        if (*p++ != '%') continue;
+        if (*p == '%') {
+            p++;
+            continue;
+        }
+        int pos = gp_posnum(&p) - 1;
+        while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0' || *p == '\'' || *p == 'I') p++;
+        if (*p == '*') {
+            p++;
+            int w = gp_posnum(&p) - 1;
+            if (gp_note_kind(kinds, &nargs, w >= 0 ? w : next++, GP_K_INT)) return -1;
+        } else
+            while (*p >= '0' && *p <= '9') p++;
+        if (*p == '.') {
+            p++;
+            if (*p == '*') {
+                p++;
+                int pr = gp_posnum(&p) - 1;
+                if (gp_note_kind(kinds, &nargs, pr >= 0 ? pr : next++, GP_K_INT)) return -1;
+            } else
+                while (*p >= '0' && *p <= '9') p++;
+        }
+        int len = GP_LEN_NONE;
+        if (*p == 'h') len = p[1] == 'h' ? (p++, GP_LEN_HH) : GP_LEN_H;
+        else if (*p == 'l') len = p[1] == 'l' ? (p++, GP_LEN_LL) : GP_LEN_L;
+        else if (*p == 'q' || *p == 'L') len = GP_LEN_BIGL;
+        else if (*p == 'j') len = GP_LEN_J;
+        else if (*p == 'z' || *p == 'Z') len = GP_LEN_Z;
+        else if (*p == 't') len = GP_LEN_T;
+        if (len != GP_LEN_NONE) p++;
+        int kind = gp_kind(*p, len);
+        if (*p) p++;
+        if (kind != GP_K_NONE && gp_note_kind(kinds, &nargs, pos >= 0 ? pos : next++, kind)) return -1;
+    }
+    for (int i = 0; i < nargs; i++) {
+        switch (kinds[i]) {
+        case GP_K_LONG: vals[i].i = va_arg(*ap, long); break;
+        case GP_K_DOUBLE: vals[i].d = va_arg(*ap, double); break;
+#if defined(GPUMPI_CUDA)
+        case GP_K_LDOUBLE: vals[i].ld = va_arg(*ap, double); break;
+#else
+        case GP_K_LDOUBLE: vals[i].ld = va_arg(*ap, long double); break;
+#endif
+        case GP_K_PTR: vals[i].p = va_arg(*ap, void *); break;
+        default: vals[i].i = va_arg(*ap, int); break; /* int, or a gap: glibc takes an int too */
+        }
+    }
+    gp_args a = {ap, vals, 0};
+    return gp_vformat_args(s, fmt, &a);
+}
+
+/* Does the format number its arguments (a spec starting with n$)? */
+GPUMPI_FN static int gp_is_positional(const char *p)
+{
+    for (; *p; p++) {
+        if (*p != '%') continue;
+        p++;
+        if (*p == '%') continue;
+        if (gp_posnum(&p)) return 1;
+        if (!*p) break;
+    }
+    return 0;
+}
+
+GPUMPI_FN int gp_vformat(gp_sink *s, const char *fmt, va_list ap)
+{
+    va_list cp;
+    va_copy(cp, ap);
+    int r;
+    if (gp_is_positional(fmt)) {
+        r = gp_vformat_positional(s, fmt, &cp);
+    } else {
+        gp_args a = {&cp, 0, 0};
+        r = gp_vformat_args(s, fmt, &a);
+    }
+    va_end(cp);
+    return r;
+}
+
+GPUMPI_FN static void gp_fmt_errno(gp_sink *s, const gp_spec *sp)
+{
+    int e = *gp_errno_location();
+    const char *m = gp_errmsg(e);
+    char buf[32];
+    if (!m) {
+        /* "Unknown error N" without calling the formatter again */
+        char digits[12];
+        int n = 0;
+        unsigned u = e < 0 ? 0u - (unsigned)e : (unsigned)e;
+        do digits[n++] = (char)('0' + u % 10); while ((u /= 10) != 0);
+        const char *t = "Unknown error ";
+        int k = 0;
+        while (*t) buf[k++] = *t++;
+        if (e < 0) buf[k++] = '-';
+        while (n) buf[k++] = digits[--n];
+        buf[k] = 0;
+        m = buf;
+    }
+    gp_fmt_str(s, sp, m);
 }
 
 /* ---- the C library entry points ---------------------------------------- */

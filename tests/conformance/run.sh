@@ -10,7 +10,7 @@ W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
 P=$SRC/tests/conformance/$NAME.c
 command -v mpicc.mpich >/dev/null || fail "mpicc.mpich not found: install Debian's mpich"
-mpicc.mpich -O1 -w "$P" -o "$W/mpich" || fail "$NAME does not build with MPICH's mpicc"
+mpicc.mpich -O1 -w "$P" -o "$W/mpich" -lm || fail "$NAME does not build with MPICH's mpicc"
 for n in 2 3 4 7; do
     out=$(timeout 120 mpiexec.mpich -n $n "$W/mpich" 2>&1)
     echo "$out" | grep -qx " No Errors" || fail "$NAME under MPICH with $n processes: $out"

@@ -45,6 +45,13 @@ semantics)
     build "$SRC/tests/converter/golden/block_extern.c" b && expect_line block_extern "$W/b" 2 "counter 3"
     build "$SRC/tests/converter/golden/static_locals.c" s && expect_line static_locals "$W/s" 3 "static locals 11 13 100 101"
     note "designated initializers, block-scope externs and static locals behave as in C" ;;
+complex)
+    # a converted program with complex arithmetic prints what gcc's build prints
+    build "$SRC/tests/programs/complex_math.c" c
+    cc -O2 "$SRC/tests/programs/complex_math.c" -o "$W/native" -lm || fail "cc could not build complex_math.c"
+    "$W/native" >"$W/native.out" && "$W/c" ---gpumpi -n 1 >"$W/c.out" || fail "complex_math failed"
+    diff "$W/native.out" "$W/c.out" || fail "complex_math: the converted program's output differs from gcc's (above)"
+    note "complex arithmetic and functions print as with gcc" ;;
 envp) build "$SRC/tests/converter/golden/main_envp.c" p && check_envp "$W/p" ;;
 globals)
     "$BUILD/bin/gpumpicc" --backend=threads "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \

@@ -55,7 +55,8 @@ grep -qx "elf sm_90" "$OUT/ring.o.images" && grep -qx "ptx compute_90" "$OUT/rin
     fail "ring.o should carry sm_90 machine code and compute_90 PTX, has: $(cat "$OUT/ring.o.images")"
 note "objects carry sm_90 machine code and compute_90 PTX"
 "$NVCC" -std=c++17 -rdc=true -arch=sm_90 -maxrregcount=32 -I"$SRC/runtime/include" -I"$SRC/libc-shim/include" \
-    "$SRC/tests/gpu/format_on_gpu.cu" "$SRC/libc-shim/src/format.cu" -o "$OUT/format_on_gpu" ||
+    -I"$SRC/libc-shim/src" "$SRC/tests/gpu/format_on_gpu.cu" "$SRC/libc-shim/src/format.cu" \
+    "$SRC/libc-shim/src/strerror.cu" -o "$OUT/format_on_gpu" ||
     fail "format_on_gpu did not build"
 "$NVCC" -std=c++17 -rdc=true -arch=sm_90 -maxrregcount=32 -I"$SRC/runtime/include" -I"$SRC/libc-shim/include" \
     -I"$SRC/libc-shim/src" "$SRC/tests/gpu/libc_on_gpu.cu" "$SRC/libc-shim/src/strtod.cu" "$SRC/libc-shim/src/int_parse.cu" \

@@ -7,6 +7,12 @@
 #include <string.h>
 
 #include "gpumpi/format.h"
+#include "libc_state.h"
+
+/* format.cu's %m reads errno and strerror.cu's table: one thread's worth */
+__device__ int gpu_errno;
+__device__ int *gp_errno_location(void) { return &gpu_errno; }
+__device__ gp_libc_state *gp_libc(void) { return 0; }
 
 #define N 16
 #define W 128

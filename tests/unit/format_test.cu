@@ -27,6 +27,17 @@
 #include <wchar.h>
 
 #include "gpumpi/format.h"
+#include "libc_state.h"
+#include <errno.h>
+
+/* %m reads the rank's errno (here glibc's, so both see the same) and
+ * strerror.cu's table; its per-rank buffer is never used by %m */
+int *gp_errno_location(void) { return &errno; }
+gp_libc_state *gp_libc(void)
+{
+    static gp_libc_state L;
+    return &L;
+}
 
 #pragma GCC diagnostic ignored "-Wformat"
 #pragma GCC diagnostic ignored "-Wformat-security"
@@ -388,16 +399,51 @@ static void table_misc(void)
         if (r != e && fail_head(__LINE__, "%d-%s-%.3e", "n=0 return"))
             printf("    expected %d got %d\n", e, r);
     }
-    /* Errors: positional arguments and -INT_MIN width give -1 like glibc
-     * (glibc supports positional args; we return -1, checked here so a
-     * change is noticed). */
+    /* Errors: -INT_MIN width gives -1 like glibc. */
+    CHECK("%*d", INT_MIN, 5);
+}
+
+/* Positional arguments (all-or-nothing, types by position) and %m. */
+static void table_positional(void)
+{
+    desc[0] = 0;
+    CHECK("%1$d", 5);
+    CHECK("%2$s %1$d", 42, "answer");
+    CHECK("%1$d %1$d %1$x", 255);
+    CHECK("%3$s|%1$d|%2$.3f", -7, 3.14159, "three");
+    CHECK("%2$*1$d|", 8, 123);
+    CHECK("%2$-*1$d|", 8, 123);
+    CHECK("%3$.*2$f|", 0, 4, 2.718281828);
+    CHECK("%3$*1$.*2$e|", 15, 3, -1234.5678);
+    CHECK("%1$*1$d|", 6);
+    CHECK("%2$lld %1$hhd %3$c %4$p", 300, -9000000000LL, 'q', (void *)0x1234);
+    CHECK("%4$Lg %3$g %2$lu %1$zd", (size_t)77, 123456789012UL, 0.5, (long double)1.25);
+    CHECK("%1$#x %1$#o %1$+d %1$ 05d", 42);
+    CHECK("%%%1$d%%%2$s%%", 1, "x");
+    CHECK("%2$s%1$s%2$s", "a", "b");
+    CHECK("%1$10.3s|%1$-10s|", "abcdef");
+    CHECK("%1$.0f %2$a %3$G", 2.5, 1.0, 1e-10);
+    CHECK("%12$d %1$d", 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12);
+    CHECK("%1$s %1$m", "err:");
     {
+        int r, n = -1, e = -1;
         n_cases++;
-        int r = gp_snprintf(got_buf, BUFSZ, "%1$d", 5);
-        if (r != -1 && fail_head(__LINE__, "%1$d", "positional -> -1"))
-            printf("    got %d\n", r);
-        CHECK("%*d", INT_MIN, 5);
+        r = gp_snprintf(got_buf, BUFSZ, "%2$s%1$n|", &n, "abc");
+        int re = snprintf(exp_buf, BUFSZ, "%2$s%1$n|", &e, "abc");
+        if ((r != re || n != e || strcmp(got_buf, exp_buf)) && fail_head(__LINE__, "%2$s%1$n|", "positional %n"))
+            printf("    got %d n=%d, expected %d n=%d\n", r, n, re, e);
     }
+    int saved = errno;
+    const int errs[] = {0, EPERM, ENOENT, EINVAL, ENOMEM, ERANGE, EAGAIN, 133, 134, 500, -3};
+    for (size_t i = 0; i < sizeof errs / sizeof errs[0]; i++) {
+        errno = errs[i];
+        CHECK0("%m");
+        errno = errs[i];
+        CHECK("[%30m] [%-30m] [%.5m] %d", 1);
+        errno = errs[i];
+        CHECK("%s: %m (%d)", "open", 7);
+    }
+    errno = saved;
 }
 
 static const char *float_formats[] = {
@@ -754,6 +800,7 @@ int main(int argc, char **argv)
     table_chars_strings();
     table_pointers();
     table_misc();
+    table_positional();
     table_floats();
     table_carries();
     long ntable = n_cases;

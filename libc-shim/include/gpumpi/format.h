@@ -6,9 +6,10 @@
  * (big-integer arithmetic, round-half-to-even on the exact binary value), as
  * glibc does; nothing is approximated with floating-point arithmetic.
  *
- * Differences from glibc (see format.cu for details): positional arguments
- * ("%1$d") are not supported (the call returns -1); "%m" has no errno to
- * print and is copied verbatim; wide characters (%lc, %ls) are converted as in
+ * Positional arguments ("%2$*1$d") work as in glibc (all-or-nothing, each
+ * argument's type from the specs naming it) for arguments 1 to 64 (beyond:
+ * -1); "%m" prints strerror(errno) as %s would (no argument).
+ * Differences from glibc (see format.cu for details): wide characters (%lc, %ls) are converted as in
  * the "C" locale (ASCII only, anything else returns -1 like glibc does there);
  * on the host, long double arguments are rounded to double before formatting.
  */
