@@ -4,9 +4,9 @@
  * malloc.cu needs, an arena and the per-rank state, itself.
  *
  *   nvcc -std=c++17 -rdc=true -arch=sm_90 -O3 -maxrregcount=32 \
- *       -I runtime/include -I libc-shim/include -I runtime/src \
+ *       -I runtime/include -I libc-shim/include -I runtime/src -I libc-shim/src \
  *       bench/malloc_bench.cu libc-shim/src/malloc.cu libc-shim/src/format.cu \
- *       libc-shim/src/string.cu -o malloc_bench
+ *       libc-shim/src/strerror.cu libc-shim/src/string.cu -o malloc_bench
  *   ./malloc_bench [ranks=65536] [rounds=64] [live=8] [block=128]
  *
  * Each round a rank allocates `live` blocks of 16..256 bytes (sizes vary by
@@ -22,9 +22,14 @@
 
 #include "runtime.h"
 #include "gpumpi/shim_stdlib.h"
+#include "libc_state.h"
 
 __constant__ gp_world *gp_world_ptr;
 __constant__ gp_world_hot gp_hot;
+
+/* format.cu's %m reads errno (each rank's own) and strerror.cu's table. */
+__device__ int *gp_errno_location(void) { return &gp_self()->libc_errno; }
+__device__ gp_libc_state *gp_libc(void) { return 0; }
 
 /* The two runtime services malloc.cu reaches on its rare paths. */
 __device__ int gp_fatal(const char *fn, int errclass, const char *fmt, ...)

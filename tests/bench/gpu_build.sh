@@ -18,6 +18,6 @@ for p in pingpong collectives msgrate iallreduce; do
 done
 NVCC=$(sed -n 's/^#define GPUMPI_NVCC "\(.*\)"/\1/p' "$BUILD/driver/gpumpi_config.h")
 "$NVCC" -std=c++17 -rdc=true -arch=sm_90 -O3 -maxrregcount=32 -I"$SRC/runtime/include" -I"$SRC/libc-shim/include" \
-    -I"$SRC/runtime/src" "$SRC/bench/malloc_bench.cu" "$SRC/libc-shim/src/malloc.cu" "$SRC/libc-shim/src/format.cu" \
-    "$SRC/libc-shim/src/string.cu" -o "$W/malloc_bench" || fail "bench/malloc_bench.cu does not build with nvcc"
+    -I"$SRC/runtime/src" -I"$SRC/libc-shim/src" "$SRC/bench/malloc_bench.cu" "$SRC/libc-shim/src/malloc.cu" "$SRC/libc-shim/src/format.cu" \
+    "$SRC/libc-shim/src/strerror.cu" "$SRC/libc-shim/src/string.cu" -o "$W/malloc_bench" || fail "bench/malloc_bench.cu does not build with nvcc"
 note "built bench/malloc_bench.cu for the GPU"
