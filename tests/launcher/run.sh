@@ -67,7 +67,7 @@ options)
     [ "$(wc -l <"$OUT_TXT")" -eq 5 ] || fail "-n 5 did not override GPUMPI_NP=3"
     run "$W/lines" 1 ---gpumpi -g 2 -b 3
     [ "$(wc -l <"$OUT_TXT")" -eq 6 ] || fail "-g 2 -b 3 did not run 6 ranks"
-    run "$W/lines" 1 ---gpumpi --timeout=0 --stack=64k --heap=1g -n 4
+    run "$W/lines" 1 ---gpumpi --timeout=0 --stack=16k --heap=1g -n 4
     status_is "--name=value options" 0
     [ "$(wc -l <"$OUT_TXT")" -eq 4 ] || fail "--name=value options: $(cat "$OUT_TXT")"
     note "options: --help, 12 malformed command lines refused with status 2, GPUMPI_* defaults, --name=value" ;;
