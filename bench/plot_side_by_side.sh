@@ -11,7 +11,8 @@ command -v gnuplot >/dev/null || { echo "plot_side_by_side: no gnuplot (apt-get 
 [ -f "$CSV" ] || { echo "plot_side_by_side: no $CSV" >&2; exit 1; }
 D=$(mktemp -d)
 trap 'rm -rf "$D"' EXIT
-apps=$(awk -F, 'NR > 1 && !seen[$1]++ { print $1 }' "$CSV")
+# apps with a passing run (gnuplot refuses a panel with nothing to draw)
+apps=$(awk -F, 'NR > 1 && $6 == "PASS" && $5 > 0 && !seen[$1]++ { print $1 }' "$CSV")
 n=$(echo "$apps" | wc -w)
 [ "$n" -gt 0 ] || { echo "plot_side_by_side: no runs in $CSV" >&2; exit 1; }
 cols=$(( n < 3 ? n : 3 ))
@@ -38,7 +39,7 @@ rows=$(( (n + cols - 1) / cols ))
             [ -n "$plot" ] && plot="$plot, "
             plot="$plot'$D/$a.cpu' using 1:2 with linespoints lw 2 pt 5 title '${cpu:-CPU MPI}'"
         fi
-        if [ -n "$plot" ]; then echo "plot $plot"; else echo "set label 1 'no passing runs' at graph 0.3,0.5"; echo "plot 1/0 notitle"; echo "unset label 1"; fi
+        echo "plot $plot"
     done
     echo "unset multiplot"
 } >"$D/plot.gp"
