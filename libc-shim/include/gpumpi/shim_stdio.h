@@ -64,11 +64,6 @@ GPUMPI_FN int gp_remove(const char *path);
 GPUMPI_FN int gp_rename(const char *from, const char *to);
 GPUMPI_FN gp_FILE *gp_tmpfile(void);
 GPUMPI_FN int gp_fileno(gp_FILE *f);
-#ifdef __cplusplus
-/* fscanf is not provided yet: a program that calls it fails to build with
- * this name in the message (stdio.h.cuh maps fscanf here). */
-int fscanf_is_not_provided_by_gpumpi_yet(gp_FILE *f, const char *fmt, ...) = delete;
-#endif
 /* What stdio.cu hands to files: writes, formatted output, flush. */
 GPUMPI_FN int gp_file_write(gp_FILE *f, const char *p, size_t n);
 GPUMPI_FN int gp_file_vprintf(gp_FILE *f, const char *fmt, va_list ap);
