@@ -13,6 +13,28 @@ static void bench_init(int *argc, char ***argv, int *me, int *n)
     MPI_Comm_size(MPI_COMM_WORLD, n);
 }
 
+#include <stdio.h>
+#include <stdlib.h>
+
+#define BENCH_MAX_REPS 32
+
+/* The arguments of the timed-collective programs (collectives.c,
+ * iallreduce.c): [CALLS [REPS [TARGET_MS [WARM]]]], CALLS 0 meaning "fit
+ * the count to TARGET_MS". 0 when they are usable; else rank 0 says why and
+ * the caller ends. */
+static int bench_timing_args(const char *prog, int argc, char **argv, int me, long *calls, int *reps,
+                             double *target_ms, long *warm)
+{
+    *calls = argc > 1 ? atol(argv[1]) : 0;
+    *reps = argc > 2 ? atoi(argv[2]) : 3;
+    *target_ms = argc > 3 ? (double)atol(argv[3]) : 200.0;
+    *warm = argc > 4 ? atol(argv[4]) : 10;
+    if (*calls >= 0 && *reps >= 1 && *reps <= BENCH_MAX_REPS && *target_ms > 0 && *warm >= 1) return 0;
+    if (me == 0)
+        printf("%s: needs CALLS >= 0, 1 <= REPS <= %d, TARGET_MS > 0, WARM >= 1\n", prog, BENCH_MAX_REPS);
+    return 1;
+}
+
 /* Insertion sort: a handful of measurements. */
 static void sort_doubles(double *v, int n)
 {

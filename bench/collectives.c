@@ -22,7 +22,6 @@
 #include <string.h>
 #include "bench_util.h"
 
-#define MAX_REPS 32
 enum { OP_BARRIER, OP_BCAST, OP_REDUCE, OP_ALLREDUCE, NOPS };
 static const char *const op_names[NOPS] = {"barrier", "bcast8", "reduce8", "allreduce8"};
 
@@ -76,12 +75,10 @@ int main(int argc, char **argv)
 {
     int me, n;
     bench_init(&argc, &argv, &me, &n);
-    long calls_arg = argc > 1 ? atol(argv[1]) : 0;
-    int reps = argc > 2 ? atoi(argv[2]) : 3;
-    double target_ms = argc > 3 ? (double)atol(argv[3]) : 200.0;
-    long warm = argc > 4 ? atol(argv[4]) : 10;
-    if (calls_arg < 0 || reps < 1 || reps > MAX_REPS || target_ms <= 0 || warm < 1) {
-        if (me == 0) printf("collectives: needs CALLS >= 0, 1 <= REPS <= %d, TARGET_MS > 0, WARM >= 1\n", MAX_REPS);
+    long calls_arg, warm;
+    int reps;
+    double target_ms;
+    if (bench_timing_args("collectives", argc, argv, me, &calls_arg, &reps, &target_ms, &warm)) {
         MPI_Finalize();
         return 1;
     }
@@ -109,7 +106,7 @@ int main(int argc, char **argv)
             calls = k < 3 ? 3 : k > 100000 ? 100000 : (long)k;
             MPI_Bcast(&calls, 1, MPI_LONG, 0, MPI_COMM_WORLD);
         }
-        double rep_us[MAX_REPS];
+        double rep_us[BENCH_MAX_REPS];
         for (int r = 0; r < reps; r++) {
             MPI_Barrier(MPI_COMM_WORLD);
             double t1 = MPI_Wtime();

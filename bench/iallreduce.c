@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include "bench_util.h"
 
-#define MAX_REPS 32
 enum { OP_BLOCKING, OP_NONBLOCKING, NOPS };
 /* allreduce8_ref: not "allreduce8", which names collectives.c's figure */
 static const char *const op_names[NOPS] = {"allreduce8_ref", "iallreduce8"};
@@ -57,12 +56,10 @@ int main(int argc, char **argv)
 {
     int me, n;
     bench_init(&argc, &argv, &me, &n);
-    long calls = argc > 1 ? atol(argv[1]) : 0;
-    int reps = argc > 2 ? atoi(argv[2]) : 3;
-    double target_ms = argc > 3 ? (double)atol(argv[3]) : 200.0;
-    long warm = argc > 4 ? atol(argv[4]) : 10;
-    if (calls < 0 || reps < 1 || reps > MAX_REPS || target_ms <= 0 || warm < 1) {
-        if (me == 0) printf("iallreduce: needs CALLS >= 0, 1 <= REPS <= %d, TARGET_MS > 0, WARM >= 1\n", MAX_REPS);
+    long calls, warm;
+    int reps;
+    double target_ms;
+    if (bench_timing_args("iallreduce", argc, argv, me, &calls, &reps, &target_ms, &warm)) {
         MPI_Finalize();
         return 1;
     }
@@ -87,7 +84,7 @@ int main(int argc, char **argv)
         calls = k < 3 ? 3 : k > 100000 ? 100000 : (long)k;
         MPI_Bcast(&calls, 1, MPI_LONG, 0, MPI_COMM_WORLD);
     }
-    double rep_us[NOPS][MAX_REPS];
+    double rep_us[NOPS][BENCH_MAX_REPS];
     for (int r = 0; r < reps; r++)
         for (int op = 0; op < NOPS; op++) {
             MPI_Barrier(MPI_COMM_WORLD);
