@@ -30,6 +30,7 @@ typedef struct {
     gp_cmd parse_flags;   /* to the converter: -I -D -U -std */
     gp_cmd compile_flags; /* to the compiler: -I -D -U -O -g */
     gp_cmd link_flags;    /* -L -l */
+    gp_cmd sanitize;      /* -fsanitize=...: threads backend only, decided once the backend is known */
     gp_cmd sources;       /* .c */
     gp_cmd inputs;        /* .o .a given by the user */
 } job;
@@ -42,6 +43,7 @@ static void usage(FILE *to)
             "  -c              compile only (objects are relocatable device code)\n"
             "  -o FILE         output file\n"
             "  -I -D -U -O -g -std= -l -L   as for cc; -G adds device debug info\n"
+            "  -fsanitize=...               threads backend only: the host compiler instruments the ranks\n"
             "  -MD -MMD -MF -MT -MQ -MP -M -MM   dependencies for make (the user's headers)\n"
             "  @FILE           read more arguments from FILE\n"
             "  --backend=cuda|threads       GPU (default) or one host thread per rank;\n"
@@ -133,6 +135,8 @@ static int parse(job *j, int argc, char **argv)
             j->depfile = value_of(argc, argv, &i, 3);
         } else if (!strncmp(a, "-MT", 3) || !strncmp(a, "-MQ", 3)) {
             j->dep_target = value_of(argc, argv, &i, 3);
+        } else if (!strncmp(a, "-fsanitize", 10) || !strncmp(a, "-fno-sanitize", 13)) {
+            gp_cmd_add(&j->sanitize, a);
         } else if (!strcmp(a, "-fopenmp") || !strncmp(a, "-fopenmp=", 9)) {
             fprintf(stderr, "gpumpicc: note: ignoring %s: each rank is one GPU thread, OpenMP pragmas run serially\n", a);
         } else if (!strncmp(a, "-L", 2) || !strncmp(a, "-l", 2)) {
@@ -160,6 +164,16 @@ static int parse(job *j, int argc, char **argv)
     if (j->compile_only && j->output && j->sources.argc > 1) {
         fprintf(stderr, "gpumpicc: -o with -c takes one source file\n");
         return 2;
+    }
+    if (j->sanitize.argc && j->be == BACKEND_CUDA) {
+        fprintf(stderr, "gpumpicc: %s needs the threads backend (--backend=threads, or GPUMPI_BACKEND=threads); "
+                        "on the GPU run the program under compute-sanitizer instead\n",
+                j->sanitize.argv[0]);
+        return 2;
+    }
+    for (int k = 0; k < j->sanitize.argc; k++) { /* the host compiler instruments the ranks' code */
+        gp_cmd_add(&j->compile_flags, j->sanitize.argv[k]);
+        gp_cmd_add(&j->link_flags, j->sanitize.argv[k]);
     }
     if (j->be == BACKEND_CUDA && !*GPUMPI_NVCC) {
         fprintf(stderr, "gpumpicc: gpumpi was built without the CUDA toolkit, so it cannot build for the GPU; "

@@ -185,6 +185,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
         gp_host_service_idle(found);
     }
     for (int r = 0; r < n; r++) pthread_join(threads[r], NULL);
+    free(threads);
     gp_host_service_poll();
     gp_host_service_flush(); /* what the last poll gathered */
     int *codes = zalloc(sizeof(int) * n);

@@ -69,4 +69,17 @@ grep -q "^util.o: util.c" util.d && grep -q "inc/util.h" util.d && grep -q "^$W/
 "$G" --backend=threads -Iinc -MM util.c >deps.txt && grep -q "^util.o: util.c" deps.txt && [ ! -e util2.o ] ||
     fail "-MM: $(cat deps.txt)"
 note "-MD -MP -MF -MM, @file and -fopenmp work"
+# -fsanitize: the host compiler instruments the ranks on the threads
+# backend; the GPU build refuses it and says what to use instead
+"$G" --backend=threads -g -fsanitize=address "$SRC/tests/programs/out_of_bounds.c" -o oob 2>err.txt ||
+    fail "-fsanitize=address on the threads backend did not build: $(cat err.txt)"
+./oob ---gpumpi -n 2 >out.txt 2>err.txt || fail "-fsanitize=address: a clean run failed: $(head -20 err.txt)"
+./oob past ---gpumpi -n 2 >out.txt 2>err.txt && fail "-fsanitize=address: the out-of-bounds write went unseen"
+grep -q "stack-buffer-overflow" err.txt && grep -q "out_of_bounds.c:" err.txt ||
+    fail "-fsanitize=address: no report naming the line: $(head -20 err.txt)"
+if ! grep -q '^#define GPUMPI_NVCC ""' "$BUILD/driver/gpumpi_config.h"; then
+    "$G" -fsanitize=address "$SRC/tests/programs/out_of_bounds.c" -o oob_gpu 2>err.txt && fail "-fsanitize accepted for the GPU"
+    grep -q "needs the threads backend" err.txt || fail "-fsanitize for the GPU: $(cat err.txt)"
+fi
+note "-fsanitize=address: instruments the ranks on the threads backend (an overflow is reported with its line), refused for the GPU"
 note "driver: all checks passed"
