@@ -20,6 +20,7 @@
 #include "coll.h"
 #include "requests.h"
 #include "gpumpi/shim_stdlib.h"
+#include "gpumpi/format.h"
 
 /* A collective request's storage: the schedule, and the datatypes it holds
  * (a type freed by the user meanwhile stays usable until completion). */
@@ -113,6 +114,29 @@ GPUMPI_FN void gp_coll_progress_all(void)
         }
         h = next;
     }
+}
+
+/* For the deadlock watchdog: the oldest collective in flight (the list is
+ * newest first) and what its round waits for, e.g. "MPI_Iallreduce #3
+ * Recv" and the peer's world rank. 0 when none is in flight. */
+GPUMPI_FN int gp_coll_describe_wait(char *text, int cap, MPI_Comm *comm, int *peer_world)
+{
+    int h = gp_self()->coll_head;
+    if (!h) return 0;
+    while (gp_req_at(h)->next_coll) h = gp_req_at(h)->next_coll;
+    gp_sched *s = gp_req_at(h)->sched;
+    const char *what = "(between rounds)";
+    *peer_world = GP_BLOCK_NONE;
+    for (int i = 0; i < s->nsteps; i++) {
+        gp_step *st = &s->steps[i];
+        if (st->done) continue;
+        what = st->kind == GP_STEP_SEND ? "Send" : "Recv";
+        *peer_world = st->kind == GP_STEP_RECV_ANY ? MPI_ANY_SOURCE : gp_comm_to_world(s->comm, st->peer);
+        break;
+    }
+    *comm = s->comm;
+    gp_snprintf(text, (size_t)cap, "%s #%u phase %d %s", s->fn, (unsigned)s->seq, s->phase, what);
+    return 1;
 }
 
 GPUMPI_FN int gp_coll_req_sends_pending(gp_req *q) { return q->sched->sends_pending; }

@@ -81,8 +81,11 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
 
 GPUMPI_FN int gp_send_done(gp_msg *m)
 {
-    if (gp_load_acquire(&m->state) != GP_SLOT_FREE) return 0;
-    if (m->on_heap) gp_free(m);
+    if (gp_load_acquire(&m->state) != GP_SLOT_RECEIVED) return 0;
+    if (m->on_heap)
+        gp_free(m);
+    else
+        m->state = GP_SLOT_FREE; /* only now may this rank's next send take it */
     return 1;
 }
 
@@ -126,10 +129,12 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
         st->recvd++;
         st->bytes_recvd += m->bytes;
     }
-    if (m->on_heap && !m->sender_waits)
+    if (m->sender_waits)
+        gp_store_release(&m->state, GP_SLOT_RECEIVED); /* completes the sender, which frees the slot */
+    else if (m->on_heap)
         gp_free(m); /* nobody else looks at it again */
     else
-        gp_store_release(&m->state, GP_SLOT_FREE); /* also completes a waiting sender */
+        gp_store_release(&m->state, GP_SLOT_FREE);
     return rc;
 }
 

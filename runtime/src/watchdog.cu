@@ -6,23 +6,52 @@
  * cost a store there: quick waits never touch it. The launcher reads the
  * records (launcher/watchdog.c). */
 #include "runtime.h"
+#include "gpumpi/shim_string.h"
 
 #define GP_BLOCK_PUBLISH_NS 1000000ull /* 1 ms */
+
+GPUMPI_FN static void gp_block_copy_fn(gp_block_rec *rec, const char *fn)
+{
+    int i = 0;
+    for (; fn[i] && i < (int)sizeof rec->fn - 1; i++) rec->fn[i] = fn[i];
+    rec->fn[i] = 0;
+}
+
+/* A rank with nonblocking collectives in flight is described by the oldest
+ * one's round (it is what a deadlock is usually about), refreshed at every
+ * publication since rounds move on. */
+GPUMPI_FN static int gp_block_describe_coll(gp_rank *me, gp_block_rec *rec)
+{
+    char what[sizeof rec->fn];
+    MPI_Comm comm;
+    int peer, n = 0;
+    const char *fn = me->block_fn ? me->block_fn : "an MPI call";
+    while (fn[n] && n < 20) n++;
+    gp_memcpy(what, fn, (size_t)n);
+    what[n++] = ':';
+    what[n++] = ' ';
+    if (!gp_coll_describe_wait(what + n, (int)sizeof what - n, &comm, &peer)) return 0;
+    gp_block_copy_fn(rec, what);
+    rec->comm = comm;
+    rec->peer = peer;
+    rec->tag = GP_BLOCK_NONE;
+    return 1;
+}
 
 GPUMPI_FN static void gp_block_publish(gp_rank *me)
 {
     gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
+    int coll = me->coll_head && gp_block_describe_coll(me, rec);
     if (me->block_published) {
         rec->progress++; /* waited long again after a change: something moved */
         return;
     }
-    const char *fn = me->block_fn ? me->block_fn : "an MPI call";
-    int i = 0;
-    for (; fn[i] && i < (int)sizeof rec->fn - 1; i++) rec->fn[i] = fn[i];
-    rec->fn[i] = 0;
-    rec->comm = me->block_comm;
-    rec->peer = me->block_fn ? me->block_peer : GP_BLOCK_NONE;
-    rec->tag = me->block_fn ? me->block_tag : GP_BLOCK_NONE;
+    if (!coll) {
+        gp_block_copy_fn(rec, me->block_fn ? me->block_fn : "an MPI call");
+        rec->comm = me->block_comm;
+        rec->peer = me->block_fn ? me->block_peer : GP_BLOCK_NONE;
+        rec->tag = me->block_fn ? me->block_tag : GP_BLOCK_NONE;
+    }
     rec->progress++;
     gp_fence();
     gp_sys_store_release64((uint64_t *)&rec->state, ((uint64_t)rec->progress << 32) | GP_REC_BLOCKED);
@@ -38,7 +67,10 @@ GPUMPI_FN void gp_block_check(unsigned spins)
     if (!gp_w()->block_recs) return;
     gp_rank *me = gp_self();
     if (me->block_published) {
-        if (spins == GP_BLOCK_SPINS) gp_block_publish(me);
+        if (spins == GP_BLOCK_SPINS)
+            gp_block_publish(me);
+        else if (me->coll_head)
+            gp_block_describe_coll(me, &gp_w()->block_recs[gp_thread_rank()]); /* rounds move on */
         return;
     }
     uint64_t now = gp_clock_ns();

@@ -2,6 +2,9 @@
  *   ring      every rank receives from its right neighbour, nobody sends:
  *             a deadlock the watchdog must report (MPI_Recv, the right peers)
  *   mixed     rank 0 waits in a barrier, the others in MPI_Recv from rank 0
+ *   nbc       rank 0 waits in MPI_Recv from rank 1, the others in MPI_Wait
+ *             for an MPI_Iallreduce that needs rank 0: the report names the
+ *             collective and the peer its round waits for
  *   compute   rank 0 computes for SECONDS (argv[2]) while the others wait for
  *             it in MPI_Recv: not a deadlock, the job ends normally */
 #include <mpi.h>
@@ -23,6 +26,13 @@ int main(int argc, char **argv)
             MPI_Barrier(MPI_COMM_WORLD);
         else
             MPI_Recv(&v, 1, MPI_INT, 0, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (!strcmp(how, "nbc")) {
+        MPI_Request r;
+        if (rank == 0)
+            MPI_Recv(&v, 1, MPI_INT, 1, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        else
+            MPI_Iallreduce(MPI_IN_PLACE, &v, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+        if (rank != 0) MPI_Wait(&r, MPI_STATUS_IGNORE);
     } else {
         double secs = argc > 2 ? atoi(argv[2]) : 3; /* whole seconds */
         if (rank == 0) {

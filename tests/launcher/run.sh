@@ -132,13 +132,17 @@ watchdog)
     status_is "deadlock mixed" 124
     err_has mixed "gpumpi:   rank 0: MPI_Barrier (MPI_COMM_WORLD)"
     err_has mixed "gpumpi:   ranks 1-4: MPI_Recv from rank 0 (tag 5, MPI_COMM_WORLD)"
+    run "$W/deadlock" nbc ---gpumpi -n 4 --timeout 1
+    status_is "deadlock in a nonblocking collective" 124
+    err_has nbc "gpumpi:   rank 0: MPI_Recv from rank 1 (tag 5, MPI_COMM_WORLD)"
+    err_has nbc "gpumpi:   ranks 1-2: MPI_Wait: MPI_Iallreduce #0 phase 0 Recv from rank 0 (MPI_COMM_WORLD)"
     run "$W/deadlock" compute 3 ---gpumpi -n 8 --timeout 1
     status_is "a long computation" 0
     out_has compute "compute: done, v 1"
     grep -q deadlock "$ERR_TXT" && fail "a computing rank was reported as a deadlock"
     GPUMPI_TEST_TIMEOUT=20 run timeout 4 "$W/deadlock" ring ---gpumpi -n 4 --timeout 0
     [ "$STATUS" -eq 124 ] && ! grep -q "gpumpi: deadlock" "$ERR_TXT" || fail "--timeout 0 did not turn the watchdog off"
-    note "watchdog: ring and mixed deadlocks reported with calls and peers (status 124); 3 s of computing is not a deadlock; --timeout 0 is off" ;;
+    note "watchdog: ring, mixed and nonblocking-collective deadlocks reported with calls and peers (status 124); 3 s of computing is not a deadlock; --timeout 0 is off" ;;
 files)
     build file_io
     if [ "$BACKEND" = cuda ] && ! command -v mpicc.mpich >/dev/null; then

@@ -99,6 +99,11 @@ GPUMPI_HD static inline void gp_tree_layout(gp_tree *t, int n)
 enum gp_slot_state {
     GP_SLOT_FREE = 0,   /* the sender may fill it */
     GP_SLOT_QUEUED = 1, /* in the receiver's unexpected queue */
+    /* received, but the waiting sender (rendezvous or synchronous) has yet
+     * to see it: the slot is not free until the sender has looked, or a
+     * send made meanwhile could take it and the first would never see its
+     * completion */
+    GP_SLOT_RECEIVED = 2,
 };
 
 typedef struct gp_msg {
@@ -169,7 +174,7 @@ typedef struct gp_block_rec {
     int32_t peer;      /* world rank; -2 (MPI_ANY_SOURCE); GP_BLOCK_NONE */
     int32_t tag;       /* -1 (MPI_ANY_TAG); GP_BLOCK_NONE */
     int32_t code;      /* GP_REC_EXITED: the exit status */
-    char fn[40];       /* the MPI call */
+    char fn[64];       /* the MPI call (and the collective in flight it waits for) */
 } gp_block_rec;
 
 /* --stats: what each rank did, kept by the rank, read at exit. */
