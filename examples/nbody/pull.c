@@ -17,12 +17,15 @@ double pull(const struct body_pos *tgt, int nt, long long tfirst, double *ax, do
     for (s = 0; s < nt; s++) {
         double xi = tgt[s].x, yi = tgt[s].y, zi = tgt[s].z, sx = 0, sy = 0, sz = 0, phi = 0;
         long long gi = tfirst + s;
-        /* the sums stay in registers over all the blocks: one store per
-         * target, however finely the sources are split */
+        /* one sum over all the blocks: one store per target, however
+         * finely the sources are split (2d at one body per rank: 1 x R) */
         for (k = 0; k < src->nblocks; k++) {
             const struct body_pos *other = src->pos + (long long)k * src->size;
             long long first = src->first[k];
             int n = real_slots(first, src->size, ntotal);
+            /* the target's own slot in this block, if there: a 32-bit
+             * compare in the loop (registers are few on the GPU) */
+            int self = gi >= first && gi < first + n ? (int)(gi - first) : -1;
             for (j = 0; j < n; j++) {
                 double dx = other[j].x - xi, dy = other[j].y - yi, dz = other[j].z - zi;
                 double r2 = dx * dx + dy * dy + dz * dz + EPS2, rinv = 1.0 / sqrt(r2);
@@ -30,7 +33,7 @@ double pull(const struct body_pos *tgt, int nt, long long tfirst, double *ax, do
                 sx += f * dx;
                 sy += f * dy;
                 sz += f * dz;
-                if (first + j != gi)
+                if (j != self)
                     phi -= other[j].m * rinv;
             }
         }
