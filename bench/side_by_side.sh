@@ -47,13 +47,13 @@ app_args() {
     large:heat) printf 'dim 3\nn 256\nsteps 50\nr 0.15\nhalo isend\n' >"$RUN/heat.in"; echo heat.in ;;
     large:cg) echo "128 3 3000 1e-8" ;;
     large:bucketsort) echo "67108864 1 auto" ;;
-    large:nbody) echo "65536 2 1e-4 ring" ;;
+    large:nbody) echo "65536 2 1e-4 2d" ;;
     large:montecarlo) echo "10000000000 1" ;;
     large:taskfarm) echo "100000 1000" ;;
     small:heat) printf 'dim 3\nn 24\nsteps 20\nr 0.15\nhalo isend\n' >"$RUN/heat.in"; echo heat.in ;;
     small:cg) echo "16 3 500 1e-8" ;;
     small:bucketsort) echo "100000 1 auto" ;;
-    small:nbody) echo "256 2 1e-4 ring" ;;
+    small:nbody) echo "256 2 1e-4 2d" ;;
     small:montecarlo) echo "1000000 1" ;;
     small:taskfarm) echo "200 100" ;;
     *) echo "side_by_side: no problem for $1 at size $SBS_SIZE" >&2; exit 2 ;;

@@ -1,14 +1,19 @@
 /* nbody: N bodies under gravity, direct summation, leapfrog steps.
- *   nbody [N [STEPS [DT [allgather|ring [SEED]]]]]   defaults: 1024 10 1e-3 allgather 1
+ *   nbody [N [STEPS [DT [allgather|ring|2d [SEED]]]]]   defaults: 1024 10 1e-3 allgather 1
  * Each rank owns ceil(N / nprocs) bodies (padding bodies have no mass).
- * allgather: MPI_Allgather of all positions every step; ring: the blocks
- * travel around the ranks (memory N / nprocs per rank, for very many
- * ranks). Verified: total momentum stays zero and the energy drift stays
- * small; the result (the final energy) is the same at every rank count up
- * to rounding. */
+ * How the ranks see each other's bodies (forces.h):
+ *   allgather  MPI_Allgather of all positions every step (N per rank);
+ *   ring       the blocks travel around the ranks (N / nprocs per rank,
+ *              but nprocs Sendrecv_replace steps: slow for many ranks);
+ *   2d         an R x C grid of ranks (MPI_Dims_create): Allgather over the
+ *              grid row and the grid column, a row's partial forces summed
+ *              with MPI_Reduce_scatter_block ((R + C) N / nprocs per rank,
+ *              log-depth collectives: the mode for 100,000+ ranks).
+ * Verified: total momentum stays zero and the energy drift stays small; the
+ * result (the final energy) is the same in every mode and at every rank
+ * count up to rounding. */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 #include <math.h>
 #include <mpi.h>
 #include "bodies.h"
@@ -53,8 +58,8 @@ static void drift(struct bodies *b, double h)
 int main(int argc, char **argv)
 {
     struct bodies b;
-    struct body_pos *work;
-    long long n;
+    struct forces f;
+    long long n, missing;
     int rank, p, steps, mode, step, pass;
     double dt, pot0, pot, t0, t, tmax, start[5], end[5], e0, e1, drift_rel, mom_rel;
     unsigned long long seed;
@@ -65,33 +70,38 @@ int main(int argc, char **argv)
     n = argc > 1 ? atoll(argv[1]) : 1024;
     steps = argc > 2 ? atoi(argv[2]) : 10;
     dt = argc > 3 ? atof(argv[3]) : 1e-3;
-    mode = argc > 4 && !strcmp(argv[4], "ring") ? MODE_RING : MODE_ALLGATHER;
+    mode = argc > 4 ? forces_mode(argv[4]) : MODE_ALLGATHER;
     seed = argc > 5 ? strtoull(argv[5], NULL, 10) : 1;
-    if (n < 2 || steps < 0 || dt <= 0 || (argc > 4 && strcmp(argv[4], "ring") && strcmp(argv[4], "allgather"))) {
+    if (n < 2 || steps < 0 || dt <= 0 || mode < 0) {
         if (rank == 0)
-            fprintf(stderr, "usage: nbody [N [STEPS [DT [allgather|ring [SEED]]]]]\n");
+            fprintf(stderr, "usage: nbody [N [STEPS [DT [allgather|ring|2d [SEED]]]]]\n");
         MPI_Finalize();
         return 2;
     }
     bodies_init(&b, n, seed);
-    work = malloc((forces_work_size(&b, mode) + 1) * sizeof(struct body_pos));
-    if (!work) {
-        fprintf(stderr, "nbody: rank %d: no memory for %lld positions\n", rank, forces_work_size(&b, mode));
+    missing = forces_init(&f, &b, mode);
+    if (missing) {
+        fprintf(stderr, "nbody: rank %d: no memory for the %s mode's %lld bytes\n", rank, forces_mode_name(mode),
+                missing);
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    if (rank == 0)
-        printf("nbody: %lld bodies, %d steps of %g, %s, %d ranks (%d bodies each)\n", n, steps, dt,
-               mode == MODE_RING ? "ring" : "allgather", p, b.nlocal);
+    if (rank == 0) {
+        printf("nbody: %lld bodies, %d steps of %g, %s, %d ranks (%d bodies each)", n, steps, dt,
+               forces_mode_name(mode), p, b.nlocal);
+        if (mode == MODE_2D)
+            printf(", grid %d x %d", f.rows, f.cols);
+        printf("\n");
+    }
 
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
-    forces_compute(&b, mode, work, &pot0);
+    forces_compute(&f, &b, &pot0);
     totals(&b, start);
     pot = pot0;
     for (step = 0; step < steps; step++) {
         kick(&b, 0.5 * dt);
         drift(&b, dt);
-        forces_compute(&b, mode, work, &pot);
+        forces_compute(&f, &b, &pot);
         kick(&b, 0.5 * dt);
     }
     t = MPI_Wtime() - t0;
@@ -110,7 +120,7 @@ int main(int argc, char **argv)
                tmax > 0 ? (double)n * n * (steps + 1) / tmax / 1e9 : 0.0);
         printf("VERIFY %s result=%.12e drift=%.3e momentum=%.3e\n", pass ? "PASS" : "FAIL", e1, drift_rel, mom_rel);
     }
-    free(work);
+    forces_free(&f);
     bodies_free(&b);
     MPI_Finalize();
     return pass ? 0 : 1;

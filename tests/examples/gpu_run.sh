@@ -30,20 +30,24 @@ printf 'dim 3\nn 72\nsteps 20\nr 0.15\nhalo isend\n' >"$D/heat3d.in"
 } | tee -a "$LOG"
 
 # app, tolerance, which rank counts (s: small and mid, l: mid and large), arguments
+# nbody runs its 2d mode (a Dims_create grid, log-depth collectives; the
+# ring would take one step per rank): 131,072 bodies are 8.4 M interactions
+# per rank at 4096 ranks, and at 270,336 (a 528 x 512 grid, one body per
+# rank) the 256 grid rows that hold bodies do 512 x 256 per force pass
 cases() {
     cat <<'CASES'
 heat 1e-9 s heat2d_small.in
 heat 1e-9 s heat3d_small.in
 cg 1e-5 s 32 3 2000 1e-6
 bucketsort 0 s 262144 1 auto
-nbody 1e-9 s 1024 1 1e-4 ring
+nbody 1e-9 s 1024 1 1e-4 2d
 montecarlo 0 s 10000000 1
 taskfarm 0 s 5000 100
 heat 1e-9 l heat2d.in
 heat 1e-9 l heat3d.in
 cg 1e-5 l 66 3 2000 1e-6
 bucketsort 0 l 4194304 1 auto
-nbody 1e-9 l 4096 1 1e-4 ring
+nbody 1e-9 l 131072 1 1e-4 2d
 montecarlo 0 l 1000000000 1
 taskfarm 0 l 20000 100
 CASES
