@@ -106,8 +106,9 @@ static void comm_info(void)
     MPI_Info_set(info, "gpumpi_test_hint", "yes");
     MPI_Comm d, e;
     MPI_Comm_dup_with_info(MPI_COMM_WORLD, info, &d);
-    MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, d);
-    CHECK(sum == size * (size - 1) / 2, "dup_with_info communicator works: %d", sum);
+    long long lrank = rank, lsum = 0; /* the sum passes 2^31 from 65,536 ranks on */
+    MPI_Allreduce(&lrank, &lsum, 1, MPI_LONG_LONG, MPI_SUM, d);
+    CHECK(lsum == (long long)size * (size - 1) / 2, "dup_with_info communicator works: %lld", lsum);
     MPI_Comm_get_info(d, &used);
     CHECK(used != MPI_INFO_NULL, "Comm_get_info gives an info");
     MPI_Info_get(used, "gpumpi_test_hint", 63, value, &flag);
