@@ -258,6 +258,7 @@ int main(int argc, char **argv)
     gp_rewrite_volatile(&c); /* first: later insertions at a token's start go before its comment */
     gp_rewrite_complex(&c);  /* early for the same reason */
     gp_rewrite_const_fields(&c);
+    gp_rewrite_errhandlers(&c);
     gp_rewrite_includes(&c);
     gp_rewrite_functions(&c);
     gp_rewrite_globals(&c);

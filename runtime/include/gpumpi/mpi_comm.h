@@ -42,7 +42,10 @@ typedef int MPI_Comm_copy_attr_function(MPI_Comm oldcomm, int keyval, void *extr
 typedef int MPI_Comm_delete_attr_function(MPI_Comm comm, int keyval, void *attribute_val, void *extra_state);
 typedef MPI_Comm_copy_attr_function MPI_Copy_function;
 typedef MPI_Comm_delete_attr_function MPI_Delete_function;
-typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code, ...);
+/* No "...": MPI's C binding has one but passes nothing through it, and
+ * nvcc miscompiles variadic functions called through pointers; the
+ * converter drops it from the program's handlers (rewrite_errhandlers.c). */
+typedef void MPI_Comm_errhandler_function(MPI_Comm *comm, int *error_code);
 typedef MPI_Comm_errhandler_function MPI_Comm_errhandler_fn;
 typedef MPI_Comm_errhandler_function MPI_Handler_function;
 
