@@ -6,7 +6,7 @@
 #undef stdout
 #undef stderr
 #define FILE gp_FILE
-#define stdin (&gp_std_files[0])
+#define stdin (gp_stdin())
 #define stdout (&gp_std_files[1])
 #define stderr (&gp_std_files[2])
 #define printf gp_printf

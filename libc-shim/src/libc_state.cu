@@ -20,6 +20,12 @@ GPUMPI_FN gp_libc_state *gp_libc(void)
     L->optind = 1;
     L->opterr = 1;
     L->optopt = '?';
+    L->null_stdin.fd = 0; /* gp_can_read: only rank 0 reads fd 0 */
     me->libc = L;
     return L;
+}
+
+GPUMPI_FN gp_FILE *gp_stdin(void)
+{
+    return gp_thread_rank() == 0 ? &gp_std_files[0] : &gp_libc()->null_stdin;
 }

@@ -32,6 +32,9 @@ typedef struct gp_libc_state {
     int natexit;
     int exiting;                /* cleanup has begun: it runs once */
     gp_FILE *files;             /* open files, newest first */
+    /* stdin of the ranks other than 0: always at end of file. Their own,
+     * so that rank 0's reads, ungetc and EOF state are not theirs. */
+    gp_FILE null_stdin;
 } gp_libc_state;
 
 /* This rank's block; allocated and set up (rand as srand(1), optind 1...)

@@ -144,7 +144,7 @@ GPUMPI_FN int gp_fgetc(gp_FILE *f)
     return (unsigned char)f->buf[f->pos++];
 }
 
-GPUMPI_FN int gp_getchar(void) { return gp_fgetc(&gp_std_files[0]); }
+GPUMPI_FN int gp_getchar(void) { return gp_fgetc(gp_stdin()); }
 
 GPUMPI_FN int gp_ungetc(int c, gp_FILE *f)
 {
@@ -360,13 +360,13 @@ GPUMPI_VARIADIC_FN int gp_fscanf(gp_FILE *f, const char *fmt, ...)
     return n;
 }
 
-GPUMPI_FN int gp_vscanf(const char *fmt, va_list ap) { return gp_vfscanf(&gp_std_files[0], fmt, ap); }
+GPUMPI_FN int gp_vscanf(const char *fmt, va_list ap) { return gp_vfscanf(gp_stdin(), fmt, ap); }
 
 GPUMPI_VARIADIC_FN int gp_scanf(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    int n = gp_vfscanf(&gp_std_files[0], fmt, ap);
+    int n = gp_vfscanf(gp_stdin(), fmt, ap);
     va_end(ap);
     return n;
 }

@@ -26,6 +26,9 @@ typedef struct gp_FILE {
 } gp_FILE;
 
 extern GPUMPI_VAR gp_FILE gp_std_files[3];
+/* stdin: rank 0's is the job's (gp_std_files[0]); every other rank has its
+ * own, at end of file (libc_state.cu). */
+GPUMPI_FN gp_FILE *gp_stdin(void);
 
 GPUMPI_VARIADIC_FN int gp_printf(const char *fmt, ...);
 GPUMPI_FN int gp_vprintf(const char *fmt, va_list ap);
