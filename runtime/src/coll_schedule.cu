@@ -2,6 +2,7 @@
  * and receives made on demand, progressed without blocking, run to the end
  * by blocking collectives. */
 #include "coll.h"
+#include "reduce_inline.h"
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdlib.h"
 
@@ -276,6 +277,6 @@ GPUMPI_FN void gp_coll_copy(const void *src, int scount, MPI_Datatype stype, voi
 
 GPUMPI_FN void gp_sched_reduce(gp_sched *s, const void *in, void *inout, int count, MPI_Datatype type, MPI_Op op)
 {
-    int rc = gp_reduce_apply(op, type, in, inout, count);
+    int rc = gp_reduce_inline(op, type, in, inout, count);
     if (rc != MPI_SUCCESS) gp_sched_fail(s, rc, s->me, 0, 0);
 }

@@ -5,9 +5,8 @@
  * value-index pairs. A derived type made of one basic type reduces as the
  * packed array of that type. Anything else is MPI_ERR_OP. */
 #include "datatype.h"
+#include "reduce_inline.h"
 #include "gpumpi/shim_string.h"
-
-#define GP_EACH for (MPI_Aint i = 0; i < n; i++)
 
 /* One function applying op elementwise to arrays of T; CASES are the
  * switch's cases for the operations T has (anything else is MPI_ERR_OP). */
@@ -22,14 +21,6 @@
         }                                                                                    \
         return MPI_SUCCESS;                                                                  \
     }
-
-/* Integers and floating point: MAX, MIN, SUM, PROD (the cast takes an
- * integer promoted to int back to T; for floating point it changes nothing). */
-#define GP_ARITH_CASES(T)                                                                    \
-    case MPI_MAX: GP_EACH if (a[i] > b[i]) b[i] = a[i]; break;                               \
-    case MPI_MIN: GP_EACH if (a[i] < b[i]) b[i] = a[i]; break;                               \
-    case MPI_SUM: GP_EACH b[i] = (T)(a[i] + b[i]); break;                                    \
-    case MPI_PROD: GP_EACH b[i] = (T)(a[i] * b[i]); break;
 
 /* Integers: every operation but MAXLOC, MINLOC. */
 #define GP_INTEGER_CASES(T)                                                                  \

@@ -14,6 +14,7 @@
  * warps of a block and at every tree node. */
 #include "runtime.h"
 #include "gpumpi/launch.h"
+#include "reduce_inline.h"
 #include "gpumpi/shim_string.h"
 
 #define GP_WORDS (GP_TREE_BYTES / 8)
@@ -110,7 +111,7 @@ GPUMPI_FN static void gp_pairwise_lanes(gp_lanes g, int n, uint64_t *v, int word
         if (off >= n) continue;
         uint64_t in[GP_WORDS];
         for (int k = 0; k < words; k++) in[k] = gp_warp_down64(g.mask, v[k], off);
-        if (g.me < off && g.me + off < n) gp_reduce_apply(op, t, in, v, count);
+        if (g.me < off && g.me + off < n) gp_reduce_inline(op, t, in, v, count);
     }
 }
 
@@ -119,7 +120,7 @@ GPUMPI_FN static void gp_pairwise_alone(char *vals, size_t stride, int n, int co
 {
     for (int off = 16; off >= 1; off >>= 1)
         for (int j = 0; j < off && j + off < n; j++)
-            gp_reduce_apply(op, t, vals + (size_t)(j + off) * stride, vals + (size_t)j * stride, count);
+            gp_reduce_inline(op, t, vals + (size_t)(j + off) * stride, vals + (size_t)j * stride, count);
 }
 
 /* Combines the n values at `below` (GP_TREE_BYTES apart) into v of lane 0:
@@ -273,8 +274,14 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
     if (bytes == 0 || bytes > GP_TREE_BYTES || esize <= 0) return 0;
     uint64_t v[GP_WORDS];
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
-    gp_type_pack(in, count, t, v);
+    if (t == basic) /* the common case, without a call into types_pack.cu */
+        gp_copy(v, in, bytes);
+    else
+        gp_type_pack(in, count, t, v);
     gp_shm_allreduce_run(v, (int)((bytes + 7) / 8), (int)(bytes / (size_t)esize), basic, op);
-    gp_type_unpack(v, bytes, recvbuf, count, t);
+    if (t == basic)
+        gp_copy(recvbuf, v, bytes);
+    else
+        gp_type_unpack(v, bytes, recvbuf, count, t);
     return 1;
 }
