@@ -1,9 +1,12 @@
 /* Message matching. Each rank has an inbox: a lock-free stack senders push
  * envelopes onto with one atomic step (no lock on the message path). Only
  * the receiving rank reads it: it takes the whole stack at once, reverses it
- * into arrival order and appends it to its private unexpected-message list,
- * where it matches (source, tag, context) oldest first. A sender's pushes
- * are ordered, so each sender's messages stay in order: MPI's non-overtaking
+ * into arrival order, numbers the messages and appends each to one of its
+ * private unexpected-message lists, picked by source (GP_UQ_BUCKETS), where
+ * it matches (source, tag, context) oldest first: a receive from one
+ * source walks one list; MPI_ANY_SOURCE takes the oldest match of all
+ * lists by number. A sender's pushes are ordered and its messages share a
+ * list, so each sender's messages stay in order: MPI's non-overtaking
  * rule. A waiting rank polls only its inbox word (dense, so a warp of
  * waiting ranks polls few cache lines).
  *
@@ -26,7 +29,11 @@ GPUMPI_FN static inline void gp_enqueue(int dest_world, gp_msg *m)
     }
 }
 
-/* Moves what has arrived onto the private list, in arrival order. */
+/* The list a source's messages go to (a multiplicative hash: tree
+ * collectives talk to ranks a power of two apart). */
+GPUMPI_FN static inline int gp_uq_bucket(int src_world) { return (int)(((uint32_t)src_world * 0x9E3779B1u) >> 29); }
+
+/* Moves what has arrived onto the private lists, in arrival order. */
 GPUMPI_FN static inline void gp_drain_inbox(gp_rank *r)
 {
     uint64_t *inbox = &gp_hot.inbox[gp_thread_rank()];
@@ -38,13 +45,17 @@ GPUMPI_FN static inline void gp_drain_inbox(gp_rank *r)
         oldest = m;
         m = next;
     }
-    for (m = oldest; m; m = m->next) {
+    for (m = oldest; m;) {
+        gp_msg *next = m->next;
+        int b = gp_uq_bucket(m->src);
         m->seq = r->arrived++;
-        if (r->uq_tail)
-            r->uq_tail->next = m;
+        m->next = 0;
+        if (r->uq_tail[b])
+            r->uq_tail[b]->next = m;
         else
-            r->uq_head = m;
-        r->uq_tail = m;
+            r->uq_head[b] = m;
+        r->uq_tail[b] = m;
+        m = next;
     }
 }
 
@@ -73,6 +84,44 @@ GPUMPI_FN static inline int gp_matches(const gp_msg *m, int src_world, int tag, 
 }
 
 
+/* In list b, the first message matching (src_world, tag, ctx) that is
+ * older than `before` (if given) and than *older_than (if given); *prev
+ * is the one before it. */
+GPUMPI_FN static inline gp_msg *gp_uq_find(gp_rank *r, int b, int src_world, int tag, int ctx, const uint32_t *before,
+                                          const gp_msg *older_than, gp_msg **prev)
+{
+    gp_msg *p = 0;
+    for (gp_msg *m = r->uq_head[b]; m; p = m, m = m->next) {
+        if (before && (int32_t)(m->seq - *before) >= 0) return 0; /* arrived after the caller looked */
+        if (older_than && (int32_t)(m->seq - older_than->seq) >= 0) return 0;
+        if (gp_matches(m, src_world, tag, ctx)) {
+            *prev = p;
+            return m;
+        }
+    }
+    return 0;
+}
+
+/* The oldest matching message (left in place), its list and predecessor. */
+GPUMPI_FN static inline gp_msg *gp_uq_oldest(gp_rank *r, int src_world, int tag, int ctx, const uint32_t *before,
+                                            int *bucket, gp_msg **prev)
+{
+    if (src_world != MPI_ANY_SOURCE) {
+        *bucket = gp_uq_bucket(src_world);
+        return gp_uq_find(r, *bucket, src_world, tag, ctx, before, 0, prev);
+    }
+    gp_msg *best = 0;
+    for (int b = 0; b < GP_UQ_BUCKETS; b++) {
+        gp_msg *p, *m = gp_uq_find(r, b, src_world, tag, ctx, before, best, &p);
+        if (m) {
+            best = m;
+            *bucket = b;
+            *prev = p;
+        }
+    }
+    return best;
+}
+
 /* The oldest matching message, unlinked; NULL if none. With `before` (a
  * gp_arrival_mark() value) only among the messages that arrived before it:
  * a pass over several posted receives must not let a later receive take a
@@ -81,18 +130,14 @@ GPUMPI_FN static inline gp_msg *gp_take_match(int src_world, int tag, int ctx, c
 {
     gp_rank *r = gp_self();
     if (!before) gp_drain_inbox(r);
-    gp_msg *prev = 0, *m = r->uq_head;
-    while (m && !(before && (int32_t)(m->seq - *before) >= 0) && !gp_matches(m, src_world, tag, ctx)) {
-        prev = m;
-        m = m->next;
-    }
-    if (m && before && (int32_t)(m->seq - *before) >= 0) m = 0; /* arrived after the caller looked */
+    int b;
+    gp_msg *prev = 0, *m = gp_uq_oldest(r, src_world, tag, ctx, before, &b, &prev);
     if (m) {
         if (prev)
             prev->next = m->next;
         else
-            r->uq_head = m->next;
-        if (r->uq_tail == m) r->uq_tail = prev;
+            r->uq_head[b] = m->next;
+        if (r->uq_tail[b] == m) r->uq_tail[b] = prev;
     }
     return m;
 }
@@ -102,8 +147,8 @@ GPUMPI_FN static inline int gp_peek_match(int src_world, int tag, int ctx, int *
 {
     gp_rank *r = gp_self();
     gp_drain_inbox(r);
-    gp_msg *m = r->uq_head;
-    while (m && !gp_matches(m, src_world, tag, ctx)) m = m->next;
+    int b;
+    gp_msg *prev, *m = gp_uq_oldest(r, src_world, tag, ctx, 0, &b, &prev);
     if (m) {
         *src = m->src;
         *got_tag = m->tag;

@@ -10,6 +10,10 @@
  * envelope and, for small messages, the payload (the eager fragment pool). */
 #define GP_SLOTS_PER_RANK 8
 #define GP_EAGER_BYTES 192
+/* Unexpected messages are kept in this many lists by source: a receive
+ * from one source walks only its list, not the messages that ranks running
+ * ahead (leaves of a loop of reductions, say) have piled up meanwhile. */
+#define GP_UQ_BUCKETS 8
 
 /* A rank's stdout line buffer: a line is sent to the host when it ends. */
 #define GP_LINE_BYTES 512
@@ -130,8 +134,6 @@ typedef struct gp_line_buf {
 } gp_line_buf;
 
 typedef struct gp_rank {
-    gp_msg *uq_head;    /* unexpected messages in arrival order (the rank's own: match.cu) */
-    gp_msg *uq_tail;
     uint32_t arrived;   /* messages moved here from the inbox so far: the next one's seq */
     uint32_t next_slot; /* where the sender starts looking for a free slot */
     int init_state;     /* 0 before MPI_Init, 1 inside, 2 after MPI_Finalize */
@@ -145,6 +147,11 @@ typedef struct gp_rank {
     void *messages;     /* messages taken by MPI_Mprobe/MPI_Improbe, not yet received (mprobe.cu) */
     void *comm_state;   /* this rank's communicators, groups, keyvals, error handlers (comm.cu) */
     void *type_state;   /* this rank's derived datatypes and user ops (datatypes.cu) */
+    /* unexpected messages, in arrival order within each of GP_UQ_BUCKETS
+     * lists picked by source (the rank's own: match.h);
+     * after the fields every call reads, which then share a cache line */
+    gp_msg *uq_head[GP_UQ_BUCKETS];
+    gp_msg *uq_tail[GP_UQ_BUCKETS];
     void *bsend_buf;    /* MPI_Buffer_attach */
     int bsend_size;
     gp_rank_heap heap;
