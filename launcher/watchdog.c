@@ -71,7 +71,7 @@ static void describe(char *what, size_t cap, gp_block_rec *a, int ra, int mode)
     }
     a->fn[sizeof a->fn - 1] = 0;
     /* the last word says which way: "MPI_Recv", or "MPI_Wait: MPI_Ibcast #2 phase 0 Send" */
-    const char *last = strrchr(a->fn, ' ') ? strrchr(a->fn, ' ') + 1 : a->fn;
+    const char *space = strrchr(a->fn, ' '), *last = space ? space + 1 : a->fn;
     const char *dir = strstr(last, "Recv") || strstr(last, "Probe") ? "from" : strstr(last, "Send") ? "to" : "with";
     char peer[64] = "", comm[48], tag[32] = "";
     if (a->peer == -2) /* MPI_ANY_SOURCE */

@@ -117,25 +117,36 @@ GPUMPI_FN void gp_coll_progress_all(void)
 }
 
 /* For the deadlock watchdog: the oldest collective in flight (the list is
- * newest first) and what its round waits for, e.g. "MPI_Iallreduce #3
- * Recv" and the peer's world rank. 0 when none is in flight. */
-GPUMPI_FN int gp_coll_describe_wait(char *text, int cap, MPI_Comm *comm, int *peer_world)
+ * newest first) and what its round waits for, written as "PREFIX:
+ * MPI_Iallreduce #3 phase 0 Recv", with the peer's world rank. *shown
+ * names what the record holds (0: nothing yet): an unchanged wait is not
+ * written again (the record is host memory). 0 when none is in flight. */
+GPUMPI_FN int gp_coll_describe_wait(const char *prefix, uint64_t *shown, char *text, size_t cap, MPI_Comm *comm,
+                                    int *peer_world)
 {
     int h = gp_self()->coll_head;
     if (!h) return 0;
     while (gp_req_at(h)->next_coll) h = gp_req_at(h)->next_coll;
     gp_sched *s = gp_req_at(h)->sched;
-    const char *what = "(between rounds)";
-    *peer_world = GP_BLOCK_NONE;
+    int kind = 3, peer = GP_BLOCK_NONE; /* 3: between rounds */
     for (int i = 0; i < s->nsteps; i++) {
         gp_step *st = &s->steps[i];
         if (st->done) continue;
-        what = st->kind == GP_STEP_SEND ? "Send" : "Recv";
-        *peer_world = st->kind == GP_STEP_RECV_ANY ? MPI_ANY_SOURCE : gp_comm_to_world(s->comm, st->peer);
+        kind = st->kind == GP_STEP_SEND ? 0 : st->kind == GP_STEP_RECV ? 1 : 2;
+        peer = kind == 2 ? MPI_ANY_SOURCE : gp_comm_to_world(s->comm, st->peer);
         break;
     }
+    /* bits: 63 set, 39-62 sequence number, 35-38 phase, 33-34 kind,
+     * 12-32 peer + 2, 0-11 communicator */
+    uint64_t key = 1ull << 63 | (uint64_t)(s->seq & 0xffffffu) << 39 | (uint64_t)(s->phase & 0xf) << 35 |
+                   (uint64_t)kind << 33 | (uint64_t)((uint32_t)(peer + 2) & 0x1fffffu) << 12 |
+                   (uint64_t)((uint32_t)s->comm & 0xfffu);
+    if (key == *shown) return 1;
+    *shown = key;
+    const char *what[4] = {"Send", "Recv", "Recv", "(between rounds)"};
+    gp_snprintf(text, cap, "%s: %s #%u phase %d %s", prefix, s->fn, (unsigned)s->seq, s->phase, what[kind]);
     *comm = s->comm;
-    gp_snprintf(text, (size_t)cap, "%s #%u phase %d %s", s->fn, (unsigned)s->seq, s->phase, what);
+    *peer_world = peer;
     return 1;
 }
 

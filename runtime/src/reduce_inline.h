@@ -1,6 +1,6 @@
 /* The arithmetic reductions, written once: reduce_ops.cu applies them to
- * every type, and gp_reduce_inline applies the commonest ones (one
- * element of double, float, int or long; MAX, MIN, SUM) without a call
+ * every type, and gp_reduce_inline applies the commonest ones (MAX, MIN,
+ * SUM and PROD on double, float, int or long) without a call
  * into reduce_ops.cu. The on-chip collectives combine at every step of a
  * warp's pairing and at every tree node, and with relocatable device code
  * a call into another file is never inlined (runtime.h). */

@@ -249,8 +249,10 @@ GPUMPI_FN static inline void gp_block_wait(unsigned *spins) { gp_block_wait_upto
 /* A message reached this rank while it waited (the watchdog sees progress). */
 GPUMPI_FN void gp_block_progress(void);
 /* For the watchdog's report (coll_nonblocking.cu): the oldest nonblocking
- * collective in flight and what its round waits for; 0 if none. */
-GPUMPI_FN int gp_coll_describe_wait(char *text, int cap, MPI_Comm *comm, int *peer_world);
+ * collective in flight and what its round waits for, unless *shown says
+ * the record holds that already; 0 if none is in flight. */
+GPUMPI_FN int gp_coll_describe_wait(const char *prefix, uint64_t *shown, char *text, size_t cap, MPI_Comm *comm,
+                                    int *peer_world);
 /* --stats counters (NULL when off). */
 GPUMPI_FN static inline gp_rank_stats *gp_my_stats(void)
 {

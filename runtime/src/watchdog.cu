@@ -6,7 +6,6 @@
  * cost a store there: quick waits never touch it. The launcher reads the
  * records (launcher/watchdog.c). */
 #include "runtime.h"
-#include "gpumpi/shim_string.h"
 
 #define GP_BLOCK_PUBLISH_NS 1000000ull /* 1 ms */
 
@@ -18,29 +17,27 @@ GPUMPI_FN static void gp_block_copy_fn(gp_block_rec *rec, const char *fn)
 }
 
 /* A rank with nonblocking collectives in flight is described by the oldest
- * one's round (it is what a deadlock is usually about), refreshed at every
- * publication since rounds move on. */
+ * one's round (it is what a deadlock is usually about), refreshed while
+ * the wait lasts since rounds move on. */
 GPUMPI_FN static int gp_block_describe_coll(gp_rank *me, gp_block_rec *rec)
 {
-    char what[sizeof rec->fn];
     MPI_Comm comm;
-    int peer, n = 0;
+    int peer;
     const char *fn = me->block_fn ? me->block_fn : "an MPI call";
-    while (fn[n] && n < 20) n++;
-    gp_memcpy(what, fn, (size_t)n);
-    what[n++] = ':';
-    what[n++] = ' ';
-    if (!gp_coll_describe_wait(what + n, (int)sizeof what - n, &comm, &peer)) return 0;
-    gp_block_copy_fn(rec, what);
-    rec->comm = comm;
-    rec->peer = peer;
-    rec->tag = GP_BLOCK_NONE;
+    uint64_t before = me->block_shown;
+    if (!gp_coll_describe_wait(fn, &me->block_shown, rec->fn, sizeof rec->fn, &comm, &peer)) return 0;
+    if (me->block_shown != before) {
+        rec->comm = comm;
+        rec->peer = peer;
+        rec->tag = GP_BLOCK_NONE;
+    }
     return 1;
 }
 
 GPUMPI_FN static void gp_block_publish(gp_rank *me)
 {
     gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
+    if (!me->block_published) me->block_shown = 0; /* a new wait: the record is written afresh */
     int coll = me->coll_head && gp_block_describe_coll(me, rec);
     if (me->block_published) {
         rec->progress++; /* waited long again after a change: something moved */

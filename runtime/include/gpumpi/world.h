@@ -164,6 +164,7 @@ typedef struct gp_rank {
     const char *block_fn; /* NULL: not waiting */
     int block_comm, block_peer, block_tag;
     uint32_t block_published; /* its record in gp_world.block_recs says "blocked" */
+    uint64_t block_shown; /* the collective wait its record describes (watchdog.cu), 0: none */
     uint64_t block_t0;  /* when the wait began (--stats), or was first seen to be long; 0: not yet */
 } gp_rank;
 
