@@ -170,19 +170,26 @@ GPUMPI_FN gp_cdouble gp_cproj(gp_cdouble z)
 
 /* ---- exponential, logarithm, power, square root ---- */
 
+/* sin y and cos y; below DBL_MIN exactly y and 1, so that cexp and ctanh
+ * pass a tiny imaginary part through unchanged. */
+GPUMPI_FN static void gp_sin_cos(double y, double *s, double *c)
+{
+    if (fabs(y) > DBL_MIN) {
+        *s = sin(y);
+        *c = cos(y);
+    } else {
+        *s = y;
+        *c = 1;
+    }
+}
+
 GPUMPI_FN gp_cdouble gp_cexp(gp_cdouble z)
 {
     double x = z.re, y = z.im;
     if (isfinite(x) && isfinite(y)) {
         if (y == 0) return gp_cdouble(exp(x), y);
         double s, c;
-        if (fabs(y) > DBL_MIN) {
-            s = sin(y);
-            c = cos(y);
-        } else {
-            s = y;
-            c = 1;
-        }
+        gp_sin_cos(y, &s, &c);
         if (x > 709.0) { /* exp(x) overflows, exp(x) * cos(y) may not */
             double h = exp(x * 0.5);
             return gp_cdouble(c * h * h, s * h * h);
@@ -290,13 +297,7 @@ GPUMPI_FN gp_cdouble gp_ctanh(gp_cdouble z)
     if (!isfinite(y)) return gp_cdouble(x == 0 ? x : NAN, NAN);
     if (y == 0) return gp_cdouble(tanh(x), y);
     double s, c;
-    if (fabs(y) > DBL_MIN) {
-        s = sin(y);
-        c = cos(y);
-    } else {
-        s = y;
-        c = 1;
-    }
+    gp_sin_cos(y, &s, &c);
     if (fabs(x) > 22.0) { /* tanh x is +-1; the imaginary part decays as exp(-2|x|) */
         double e = exp(-fabs(x));
         return gp_cdouble(copysign(1.0, x), 4 * s * c * e * e);
