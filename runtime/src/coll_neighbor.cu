@@ -207,12 +207,14 @@ GPUMPI_FN static int gp_nbr_check_counts(MPI_Comm comm, const char *fn, int n, c
     return gp_coll_check_counts(comm, fn, counts, n, type, types, which);
 }
 
-GPUMPI_FN int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+/* MPI_Neighbor_allgather and MPI_Neighbor_alltoall: one count and type
+ * each way, the same checks; `kind` says how the blocks are laid out. */
+GPUMPI_FN static int gp_nbr_uniform(const char *fn, int kind, const void *sendbuf, int sendcount,
+                                    MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                    MPI_Comm comm)
 {
-    const char *fn = "MPI_Neighbor_allgather";
     gp_nbr_state st;
-    GP_TRY(gp_nbr_begin(fn, comm, sendbuf, recvbuf, GP_NBR_ALLGATHER, &st));
+    GP_TRY(gp_nbr_begin(fn, comm, sendbuf, recvbuf, kind, &st));
     GP_TRY(gp_nbr_check_one(comm, fn, sendcount, sendtype));
     GP_TRY(gp_nbr_check_one(comm, fn, recvcount, recvtype));
     st.sbuf = sendbuf;
@@ -222,6 +224,13 @@ GPUMPI_FN int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Dat
     st.rcount = recvcount;
     st.rtype = recvtype;
     return gp_nbr_run(fn, comm, &st);
+}
+
+GPUMPI_FN int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return gp_nbr_uniform("MPI_Neighbor_allgather", GP_NBR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
+                          recvcount, recvtype, comm);
 }
 
 GPUMPI_FN int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
@@ -246,18 +255,8 @@ GPUMPI_FN int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Da
 GPUMPI_FN int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const char *fn = "MPI_Neighbor_alltoall";
-    gp_nbr_state st;
-    GP_TRY(gp_nbr_begin(fn, comm, sendbuf, recvbuf, GP_NBR_ALLTOALL, &st));
-    GP_TRY(gp_nbr_check_one(comm, fn, sendcount, sendtype));
-    GP_TRY(gp_nbr_check_one(comm, fn, recvcount, recvtype));
-    st.sbuf = sendbuf;
-    st.scount = sendcount;
-    st.stype = sendtype;
-    st.rbuf = recvbuf;
-    st.rcount = recvcount;
-    st.rtype = recvtype;
-    return gp_nbr_run(fn, comm, &st);
+    return gp_nbr_uniform("MPI_Neighbor_alltoall", GP_NBR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                          recvtype, comm);
 }
 
 GPUMPI_FN int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
