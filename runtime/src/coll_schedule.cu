@@ -110,7 +110,7 @@ GPUMPI_FN static void gp_sched_deliver(gp_sched *s, gp_msg *m, void *buf, int co
         gp_sched_fail(s, MPI_ERR_TRUNCATE, gp_world_to_comm(s->comm, src), got, want);
 }
 
-GPUMPI_FN static int gp_step_poll(gp_sched *s, gp_step *st)
+GPUMPI_FN static int gp_step_poll(gp_sched *s, gp_step *st, const uint32_t *mark)
 {
     switch (st->kind) {
     case GP_STEP_SEND:
@@ -118,14 +118,14 @@ GPUMPI_FN static int gp_step_poll(gp_sched *s, gp_step *st)
         s->sends_pending = 1;
         return 0;
     case GP_STEP_RECV: {
-        gp_msg *m = gp_take_match(gp_comm_to_world(s->comm, st->peer), s->tag, s->ctx, 0);
+        gp_msg *m = gp_take_match(gp_comm_to_world(s->comm, st->peer), s->tag, s->ctx, mark);
         if (!m) return 0;
         gp_sched_deliver(s, m, st->buf, st->count, st->type, st->exact);
         return 1;
     }
     default: /* GP_STEP_RECV_ANY: each source sends one message, placed by its source */
         while (st->peer > 0) {
-            gp_msg *m = gp_take_match(MPI_ANY_SOURCE, s->tag, s->ctx, 0);
+            gp_msg *m = gp_take_match(MPI_ANY_SOURCE, s->tag, s->ctx, mark);
             if (!m) return 0;
             void *buf;
             int count;
@@ -166,12 +166,18 @@ GPUMPI_FN static void gp_sched_next_round(gp_sched *s)
 GPUMPI_FN int gp_sched_progress(gp_sched *s)
 {
     while (!s->finished) {
+        /* one look at the inbox per pass: the round's receives are posted
+         * in order, and a later one must not take a message that arrived
+         * after an earlier one looked (two from one source with one tag:
+         * MPI's non-overtaking rule, as gp_progress keeps for posted
+         * receives) */
+        uint32_t mark = gp_arrival_mark();
         int pending = 0;
         s->sends_pending = 0;
         for (int i = 0; i < s->nsteps; i++) {
             gp_step *st = &s->steps[i];
             if (st->done) continue;
-            if (gp_step_poll(s, st)) {
+            if (gp_step_poll(s, st, &mark)) {
                 st->done = 1;
                 s->progressed = 1;
             } else {

@@ -130,6 +130,19 @@ static void dist_graph(void)
     CHECK(wr[0].i[0] == val(src[0], 0, 0) && wr[0].i[1] == val(src[0], 0, 1), "dist alltoallw ints: %d %d",
           wr[0].i[0], wr[0].i[1]);
     CHECK(wr[1].d == src[1] + 0.5, "dist alltoallw double: %g, want %g", wr[1].d, src[1] + 0.5);
+    /* both edges to one peer: its two messages carry one tag, so the first
+     * receive must take the first (non-overtaking), however they arrive */
+    if (src[0] == src[1] && dst[0] == dst[1]) {
+        int order_ok = 1, sc1[2] = {1, 1};
+        MPI_Aint d1[2] = {0, sizeof(int)};
+        MPI_Datatype t1[2] = {MPI_INT, MPI_INT};
+        for (int it = 0; it < 20000; it++) {
+            int so[2] = {val(rank, 0, it % 10), val(rank, 1, it % 10)}, ro[2] = {UNTOUCHED, UNTOUCHED};
+            MPI_Neighbor_alltoallw(so, sc1, d1, t1, ro, sc1, d1, t1, g);
+            order_ok &= ro[0] == val(src[0], 0, it % 10) && ro[1] == val(src[0], 1, it % 10);
+        }
+        CHECK(order_ok, "dist alltoallw, one peer: blocks out of order");
+    }
     /* large blocks (sent by rendezvous, not eagerly): no rank may wait for
      * a receive before its own sends are out */
     enum { BIG = 512 };
