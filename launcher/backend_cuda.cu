@@ -95,6 +95,30 @@ static int check_coresident(const gp_options *o, const cudaDeviceProp *p, long l
     return 0;
 }
 
+/* The block size when -b is not given. Blocks of 128 spread a few thousand
+ * ranks over every SM. Once there are ranks enough for two blocks per SM
+ * of a larger size, larger blocks make the on-chip collectives faster
+ * (fewer blocks in the tree, fewer climbers per SM): over 270,336 ranks on
+ * an H100, MPI_Barrier took 77 us in blocks of 128, 39 in blocks of 512
+ * and 31 in blocks of 1024; an 8-byte MPI_Allreduce 94, 68 and 63 us.
+ * Only sizes that keep as many threads resident per SM. */
+static int default_block(const gp_options *o, const cudaDeviceProp *p)
+{
+    int base = 0, block = 128;
+    if (o->block || o->grid) return 128; /* gp_shape_ranks keeps what was given */
+    if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&base, gp_rank_kernel, 128, rank_smem(128)) != cudaSuccess)
+        return 128;
+    for (int b = 256; b <= 1024; b *= 2) {
+        int per_sm = 0;
+        if ((long long)o->nranks < 2LL * p->multiProcessorCount * b) break;
+        if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gp_rank_kernel, b, rank_smem(b)) != cudaSuccess ||
+            per_sm * b < base * 128)
+            break;
+        block = b;
+    }
+    return block;
+}
+
 static void *dev_zalloc(size_t bytes, const char *what);
 
 /* Each rank's copy of the globals: offsets into the converted files'
@@ -223,7 +247,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     }
     CK(cudaGetDeviceProperties(&p, dev));
     CK(cudaSetDevice(dev));
-    gp_shape_ranks(o, 128);
+    gp_shape_ranks(o, default_block(o, &p));
     long long max_blocks = 0;
     int rc = check_coresident(o, &p, &max_blocks);
     if (rc) return rc;

@@ -1,5 +1,6 @@
-/* MPI_Barrier (dissemination: ceil(log2 n) rounds, each rank sending and
- * receiving one empty message per round) and MPI_Bcast: a binomial tree
+/* The barrier on messages (dissemination: ceil(log2 n) rounds, each rank
+ * sending and receiving one empty message per round; MPI_Barrier itself,
+ * and its on-chip path over the world, are in shm_collectives.cu) and MPI_Bcast: a binomial tree
  * (each rank receives from its parent, then sends to all its children at
  * once, the largest subtree first); for large messages the message is cut
  * into n chunks, scattered down the binomial tree and allgathered (by
@@ -131,15 +132,9 @@ GPUMPI_FN int gp_barrier_call(const gp_coll_nb *nb, MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Barrier");
     GP_TRY(gp_comm_check(fn, comm));
-    if (!nb && gp_shm_barrier(comm)) return MPI_SUCCESS; /* it blocks */
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_barrier(s, comm);
     return gp_coll_go(nb, s);
-}
-
-GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
-{
-    return gp_barrier_call(0, comm);
 }
 
 GPUMPI_FN int gp_bcast_call(const gp_coll_nb *nb, void *buffer, int count, MPI_Datatype datatype, int root,

@@ -413,12 +413,6 @@ GPUMPI_FN int gp_allreduce_call(const gp_coll_nb *nb, const void *sendbuf, void 
     return gp_coll_go(nb, s);
 }
 
-GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
-                            MPI_Comm comm)
-{
-    return gp_allreduce_call(0, sendbuf, recvbuf, count, datatype, op, comm);
-}
-
 /* inoutbuf = inbuf op inoutbuf, on this rank alone (through packed copies
  * when the datatype is not contiguous). */
 GPUMPI_FN int MPI_Reduce_local(const void *inbuf, void *inoutbuf, int count, MPI_Datatype datatype, MPI_Op op)

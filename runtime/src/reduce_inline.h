@@ -18,8 +18,15 @@
     case MPI_SUM: GP_EACH b[i] = (T)(a[i] + b[i]); break;                                    \
     case MPI_PROD: GP_EACH b[i] = (T)(a[i] * b[i]); break;
 
-/* inout = in op inout for packed elements of basic type t, as gp_reduce_apply. */
-GPUMPI_FN static inline int gp_reduce_inline(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count)
+/* Whether gp_reduce_known applies (op, t) inline. */
+GPUMPI_FN static inline int gp_reduce_is_known(MPI_Op op, MPI_Datatype t)
+{
+    return op >= MPI_MAX && op <= MPI_PROD && (t == MPI_DOUBLE || t == MPI_FLOAT || t == MPI_INT || t == MPI_LONG);
+}
+
+/* inout = in op inout for packed elements of basic type t, if
+ * gp_reduce_is_known(op, t): 1; else 0, and nothing done (no call). */
+GPUMPI_FN static inline int gp_reduce_known(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count)
 {
 #define GP_INLINE_TYPE(TYPE, T)                                                                  \
     if (t == TYPE && op >= MPI_MAX && op <= MPI_PROD) {                                          \
@@ -27,13 +34,20 @@ GPUMPI_FN static inline int gp_reduce_inline(MPI_Op op, MPI_Datatype t, const vo
         T *b = (T *)inout;                                                                       \
         MPI_Aint n = count;                                                                      \
         switch (op) { GP_ARITH_CASES(T) }                                                        \
-        return MPI_SUCCESS;                                                                      \
+        return 1;                                                                                \
     }
     GP_INLINE_TYPE(MPI_DOUBLE, double)
     GP_INLINE_TYPE(MPI_FLOAT, float)
     GP_INLINE_TYPE(MPI_INT, int)
     GP_INLINE_TYPE(MPI_LONG, long)
 #undef GP_INLINE_TYPE
+    return 0;
+}
+
+/* inout = in op inout for packed elements of basic type t, as gp_reduce_apply. */
+GPUMPI_FN static inline int gp_reduce_inline(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count)
+{
+    if (gp_reduce_known(op, t, in, inout, count)) return MPI_SUCCESS;
     return gp_reduce_apply(op, t, in, inout, count);
 }
 

@@ -199,11 +199,10 @@ GPUMPI_FN static inline int gp_check_tag(MPI_Comm comm, const char *fn, int tag,
 }
 GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes);
 
-/* Shared-memory fast paths for collectives over MPI_COMM_WORLD
- * (shm_collectives.cu): 1 when done, 0 when the call is not one they take
- * (another communicator, a user op, more than a few elements). Arguments
- * are already checked. */
-GPUMPI_FN int gp_shm_barrier(MPI_Comm comm);
+/* Shared-memory fast path for MPI_Allreduce over MPI_COMM_WORLD
+ * (shm_collectives.cu, which also has MPI_Barrier): 1 when done, 0 when
+ * the call is not one it takes (another communicator, a user op, more
+ * than a few elements). Arguments are already checked. */
 GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
                                MPI_Comm comm);
 

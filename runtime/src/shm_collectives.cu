@@ -15,6 +15,7 @@
 #include "runtime.h"
 #include "gpumpi/launch.h"
 #include "reduce_inline.h"
+#include "coll.h"
 #include "gpumpi/shim_string.h"
 
 #define GP_WORDS (GP_TREE_BYTES / 8)
@@ -22,8 +23,10 @@
 /* One block's state, in on-chip memory. Generations count the collectives
  * this block has finished; a waiter watches for gen + 1. */
 typedef struct gp_block_tree {
+    /* gp_gate_wait: both open once per collective, so phase = generation */
+    uint64_t arrived_gate;           /* opens once every rank of the block is in */
+    uint64_t release_gate;           /* opens when `release` moves on */
     uint32_t count;                  /* ranks of this block inside the current collective */
-    uint32_t arrived;                /* generation: every rank of the block is in */
     uint32_t parts;                  /* warps that have left their partial value */
     uint32_t release;                /* generation: the collective is complete */
     uint64_t part[32][GP_WORDS];     /* each warp's combined value */
@@ -36,7 +39,11 @@ GPUMPI_BLOCK_VAR gp_block_tree gp_blk;
  * of the block before any rank runs. */
 GPUMPI_FN void gp_shm_block_init(void)
 {
-    if (gp_block_thread() == 0) gp_memset(&gp_blk, 0, sizeof gp_blk);
+    if (gp_block_thread() == 0) {
+        gp_memset(&gp_blk, 0, sizeof gp_blk);
+        gp_gate_init(&gp_blk.arrived_gate);
+        gp_gate_init(&gp_blk.release_gate);
+    }
 }
 
 /* The ranks of the calling thread's block: a prefix of it, as the last
@@ -71,26 +78,30 @@ GPUMPI_FN static gp_lanes gp_lanes_alone(void)
     return g;
 }
 
-/* Waits for *word to reach gen + 1, keeping this rank's receives and
+/* Waits for *word to reach gen + 1 (on-chip: for the gate that opens with
+ * it), keeping this rank's receives and
  * nonblocking collectives moving: a peer that has not arrived yet may be
  * waiting in a synchronous send for one of them, or in a wait for this
  * rank's part of a collective. The watchdog hears of the wait (as `fn` on MPI_COMM_WORLD)
  * only once it has lasted GP_BLOCK_SPINS pauses, unless --stats times
  * every call: telling it at every call (even with gp_block_enter/leave
  * inline) made a barrier 1.28 -> 1.40 us at 4 ranks and 54 -> 213 us at
- * 270,336 on an H100. On-chip words are polled with short
- * sleeps; a long wait (ranks still starting, or computing) may wake a
- * little late and leaves the SM to them meanwhile. */
-GPUMPI_FN static void gp_collective_wait(uint32_t *word, int onchip, uint32_t gen, const char *fn)
+ * 270,336 on an H100. At a gate a rank sleeps until it opens, or for a
+ * while if it has something to keep moving; global words (one waiter per
+ * block) are polled with short sleeps. */
+GPUMPI_FN __noinline__ static void gp_collective_wait(uint32_t *word, uint64_t *gate, uint32_t gen, const char *fn)
 {
     unsigned spins = 0;
     int told = gp_hot.stats != 0, passive = !gp_progress_wanted();
     if (told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
-    while ((onchip ? gp_block_load_acquire(word) : gp_load_acquire(word)) != gen + 1) {
+    while (gate ? !gp_gate_wait(gate, gen & 1, passive ? 20000 : 1000) : gp_load_acquire(word) != gen + 1) {
         /* a rank with no receive posted and no nonblocking collective in
          * flight has nothing to keep moving */
-        if (!passive && (!onchip || (spins & 15) == 15)) gp_progress();
-        gp_pause_upto(&spins, spins < 1024 || !onchip ? 256 : 2000);
+        if (!passive) gp_progress();
+        if (gate)
+            spins++;
+        else
+            gp_pause_upto(&spins, 256);
         if (spins % GP_BLOCK_SPINS == 0) {
             if (!told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
             told = 1;
@@ -184,39 +195,104 @@ GPUMPI_FN static void gp_block_publish(uint32_t gen, const uint64_t *v, int word
 {
     for (int k = 0; k < words; k++) gp_blk.result[k] = v[k];
     gp_block_store_release(&gp_blk.release, gen + 1);
+    gp_gate_open(&gp_blk.release_gate);
 }
 
-/* Every collective here ends with every rank of the world inside it, so the
- * lanes of a warp can wait for each other on the way out: what follows the
- * call then runs converged, not lane by lane (at full occupancy that is
- * the difference between 1 and 32 ranks per instruction). */
-GPUMPI_FN static void gp_shm_barrier_run(void)
+/* A wait at a gate, inline: a rank with nothing to keep moving and no
+ * --stats sleeps at the gate a few times, and only if it is still shut
+ * calls gp_collective_wait. At 2,048 ranks per SM every word of stack a
+ * rank touches per call costs, and a call's register saves are such
+ * words: measured with the barrier's structure alone
+ * (bench/primitives/tree_barrier.cu, 270,336 threads, H100), 0 words
+ * 11.2 us per barrier, 16 words 15.0, 32 words 22.8, 64 words 60.5. */
+GPUMPI_FN static __forceinline__ void gp_gate_pass(uint64_t *gate, uint32_t gen, const char *fn)
+{
+    if (!gp_hot.stats && !gp_progress_wanted())
+        for (int i = 0; i < 4; i++)
+            if (gp_gate_wait(gate, gen & 1, 20000)) return;
+    gp_collective_wait(0, gate, gen, fn);
+}
+
+/* The block's last arriver carries it up the tree and opens its gate: out
+ * of line, so that the others' path stays small. */
+GPUMPI_FN __noinline__ static void gp_shm_barrier_climb(uint32_t gen)
+{
+    gp_blk.count = 0;
+    gp_gate_open(&gp_blk.arrived_gate); /* nobody waits, but its phases count every collective */
+    gp_tree_climb(gp_lanes_alone(), gen, 0, 0, 0, MPI_BYTE, MPI_OP_NULL);
+    gp_block_publish(gen, 0, 0);
+}
+
+/* MPI_Barrier lives here, not with the other barriers in
+ * coll_barrier_bcast.cu: over the world its path is the on-chip one, in
+ * one function whose only calls are the rare ones (the block's climber,
+ * a long wait), so a rank's stack sees that function's register saves and
+ * nothing more. Every collective here ends with every rank of the world
+ * inside it, so the lanes of a warp can wait for each other on the way
+ * out: what follows the call then runs converged, not lane by lane (at
+ * full occupancy that is the difference between 1 and 32 ranks per
+ * instruction). */
+GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
+{
+    if (comm != MPI_COMM_WORLD || gp_self()->init_state != 1 || !gp_w()->tree.values) return gp_barrier_call(0, comm);
+    uint32_t gen = gp_block_load_acquire(&gp_blk.release);
+    if (gp_block_take_ticket(&gp_blk.count) == gp_block_members() - 1)
+        gp_shm_barrier_climb(gen);
+    else
+        gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Barrier");
+    gp_warp_converge(gp_lanes_mask(gp_warp_members()));
+    return MPI_SUCCESS;
+}
+
+/* The allreduce in steps. Every rank of the block arrives (so none of them
+ * is waiting on anything outside this call) before any lane waits on
+ * another in a shuffle. Then warps combine, each warp's lane 0 leaves its
+ * part, warp 0 combines the parts and climbs (gp_shm_allreduce_top), the
+ * others wait for the release and read the result. gp_shm_allreduce_run
+ * takes these steps for any value; MPI_Allreduce below for one word
+ * without touching the stack; both the same way, so ranks taking either
+ * (the standard lets them describe the same data differently) meet. */
+GPUMPI_FN static __forceinline__ uint32_t gp_allreduce_arrive(void)
 {
     uint32_t gen = gp_block_load_acquire(&gp_blk.release);
-    if (gp_block_take_ticket(&gp_blk.count) != gp_block_members() - 1) {
-        gp_collective_wait(&gp_blk.release, 1, gen, "MPI_Barrier");
+    if (gp_block_take_ticket(&gp_blk.count) == gp_block_members() - 1) {
+        gp_blk.count = 0;
+        gp_gate_open(&gp_blk.arrived_gate);
     } else {
-        gp_blk.count = 0; /* the last arriver of the block climbs for it */
-        gp_tree_climb(gp_lanes_alone(), gen, 0, 0, 0, MPI_BYTE, MPI_OP_NULL);
-        gp_block_publish(gen, 0, 0);
+        gp_gate_pass(&gp_blk.arrived_gate, gen, "MPI_Allreduce");
     }
-    gp_warp_converge(gp_lanes_mask(gp_warp_members()));
+    return gen;
 }
 
-/* Every rank of the block has arrived (so none of them is waiting on
- * anything outside this call) before any lane waits on another in a
- * shuffle. Then: warps combine, warp 0 combines the warps and climbs. */
+/* Warp 0: the other warps are all here, so nothing outside waits on us.
+ * One lane watches the count of parts: the others could miss it, as it is
+ * reset before the release. Lane 0 ends with the result published. */
+GPUMPI_FN __noinline__ static void gp_shm_allreduce_top(uint64_t *v, int words, int count, MPI_Datatype t, MPI_Op op,
+                                                       uint32_t gen)
+{
+    int lane = gp_block_thread(), in_warp = gp_warp_members(), warps = ((int)gp_block_members() + 31) / 32;
+    gp_lanes g = {gp_lanes_mask(in_warp), lane, in_warp, 0};
+    if (gp_warp_width() == 1) g = gp_lanes_alone();
+    unsigned spins = 0;
+    if (lane == 0)
+        while (gp_block_load_acquire(&gp_blk.parts) != (uint32_t)warps) gp_pause_upto(&spins, 64);
+    gp_warp_converge(g.mask);
+    if (lane < warps)
+        for (int k = 0; k < words; k++) v[k] = gp_blk.part[lane][k];
+    gp_pairwise_lanes(g, warps, v, words, count, t, op);
+    gp_tree_climb(g, gen, v, words, count, t, op);
+    if (lane == 0) {
+        gp_blk.parts = 0;
+        gp_block_publish(gen, v, words);
+    } else {
+        gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
+    }
+}
+
 GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, int words, int count, MPI_Datatype t, MPI_Op op)
 {
-    uint32_t gen = gp_block_load_acquire(&gp_blk.release), members = gp_block_members();
-    if (gp_block_take_ticket(&gp_blk.count) == members - 1) {
-        gp_blk.count = 0;
-        gp_block_store_release(&gp_blk.arrived, gen + 1);
-    } else {
-        gp_collective_wait(&gp_blk.arrived, 1, gen, "MPI_Allreduce");
-    }
-    int thread = gp_block_thread(), lane = thread % 32, warp = thread / 32;
-    int in_warp = gp_warp_members(), warps = ((int)members + 31) / 32;
+    uint32_t gen = gp_allreduce_arrive();
+    int thread = gp_block_thread(), lane = thread % 32, warp = thread / 32, in_warp = gp_warp_members();
     gp_lanes g = {gp_lanes_mask(in_warp), lane, in_warp, 0};
     if (gp_warp_width() == 1) g = gp_lanes_alone();
     gp_pairwise_lanes(g, in_warp, v, words, count, t, op);
@@ -224,36 +300,39 @@ GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, int words, int count, MP
         for (int k = 0; k < words; k++) gp_blk.part[warp][k] = v[k];
         gp_block_fetch_add(&gp_blk.parts, 1);
     }
-    if (warp != 0) {
-        gp_collective_wait(&gp_blk.release, 1, gen, "MPI_Allreduce");
-    } else {
-        /* The other warps are all here, so nothing outside waits on us. One
-         * lane watches the count: the others could miss it, as it is reset
-         * before the release. */
-        unsigned spins = 0;
-        if (lane == 0)
-            while (gp_block_load_acquire(&gp_blk.parts) != (uint32_t)warps) gp_pause_upto(&spins, 64);
-        gp_warp_converge(g.mask);
-        if (lane < warps)
-            for (int k = 0; k < words; k++) v[k] = gp_blk.part[lane][k];
-        gp_pairwise_lanes(g, warps, v, words, count, t, op);
-        gp_tree_climb(g, gen, v, words, count, t, op);
-        if (lane == 0) {
-            gp_blk.parts = 0;
-            gp_block_publish(gen, v, words);
-        } else {
-            gp_collective_wait(&gp_blk.release, 1, gen, "MPI_Allreduce");
-        }
-    }
+    if (warp != 0)
+        gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
+    else
+        gp_shm_allreduce_top(v, words, count, t, op, gen);
     for (int k = 0; k < words; k++) v[k] = gp_blk.result[k];
     gp_warp_converge(gp_lanes_mask(in_warp));
 }
 
-GPUMPI_FN int gp_shm_barrier(MPI_Comm comm)
+/* One element of a type gp_reduce_known applies, in a register: the same
+ * steps as gp_shm_allreduce_run with words = count = 1. */
+GPUMPI_FN static __forceinline__ uint64_t gp_shm_allreduce_word(uint64_t v, MPI_Datatype t, MPI_Op op)
 {
-    if (comm != MPI_COMM_WORLD || !gp_w()->tree.values) return 0;
-    gp_shm_barrier_run();
-    return 1;
+    uint32_t gen = gp_allreduce_arrive();
+    int thread = gp_block_thread(), lane = thread % 32, warp = thread / 32, in_warp = gp_warp_members();
+    unsigned mask = gp_lanes_mask(in_warp);
+    for (int off = 16; off >= 1 && gp_warp_width() > 1; off >>= 1) {
+        if (off >= in_warp) continue;
+        uint64_t in = gp_warp_down64(mask, v, off);
+        if (lane < off && lane + off < in_warp) gp_reduce_known(op, t, &in, &v, 1);
+    }
+    if (lane == 0) {
+        gp_blk.part[warp][0] = v;
+        gp_block_fetch_add(&gp_blk.parts, 1);
+    }
+    if (warp != 0) {
+        gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
+    } else {
+        uint64_t top[1] = {v};
+        gp_shm_allreduce_top(top, 1, 1, t, op, gen);
+    }
+    v = gp_blk.result[0];
+    gp_warp_converge(mask);
+    return v;
 }
 
 /* Whether a call takes the tree must not depend on how a rank describes
@@ -284,4 +363,26 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
     else
         gp_type_unpack(v, bytes, recvbuf, count, t);
     return 1;
+}
+
+/* MPI_Allreduce lives here for the reason MPI_Barrier does: one element of
+ * double, float, int or long with MAX, MIN, SUM or PROD over the world
+ * (arguments that need no check) goes on-chip without a call; anything
+ * else to gp_allreduce_call (coll_reduce.cu), which checks and may still
+ * come to gp_shm_allreduce. */
+GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
+                            MPI_Comm comm)
+{
+    if (comm != MPI_COMM_WORLD || count != 1 || !gp_reduce_is_known(op, datatype) || recvbuf == MPI_IN_PLACE ||
+        sendbuf == recvbuf || gp_self()->init_state != 1 || !gp_w()->tree.values)
+        return gp_allreduce_call(0, sendbuf, recvbuf, count, datatype, op, comm);
+    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
+    int wide = datatype == MPI_DOUBLE || datatype == MPI_LONG;
+    uint64_t v = wide ? *(const uint64_t *)in : *(const uint32_t *)in;
+    v = gp_shm_allreduce_word(v, datatype, op);
+    if (wide)
+        *(uint64_t *)recvbuf = v;
+    else
+        *(uint32_t *)recvbuf = (uint32_t)v;
+    return MPI_SUCCESS;
 }

@@ -184,6 +184,36 @@ __device__ static __forceinline__ uint64_t gp_warp_down64(unsigned mask, uint64_
  * warp, not once per lane. Only where every lane of mask is known to get
  * here without waiting on anything else. */
 __device__ static __forceinline__ void gp_warp_converge(unsigned mask) { __syncwarp(mask); }
+/* A gate ranks of a block wait at until one of them opens it: an mbarrier
+ * in shared memory expecting one arrival per phase. Opened phases count up
+ * from 0; a waiter for phase k passes k's parity. On sm_90 a waiter sleeps
+ * in hardware and wakes when the gate opens: at 2,048 ranks per SM, ranks
+ * polling a word take the issue slots of the rank that has to open it. */
+__device__ static __forceinline__ unsigned gp_smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
+__device__ static __forceinline__ void gp_gate_init(uint64_t *gate)
+{
+    asm volatile("mbarrier.init.shared.b64 [%0], 1;" ::"r"(gp_smem_addr(gate)) : "memory");
+}
+__device__ static __forceinline__ void gp_gate_open(uint64_t *gate)
+{
+    /* arrive: release at block scope */
+    asm volatile("{ .reg .b64 state; mbarrier.arrive.shared.b64 state, [%0]; }" ::"r"(gp_smem_addr(gate)) : "memory");
+}
+/* 1 once phase `parity` has opened (acquire at block scope), else 0 after
+ * up to about ns nanoseconds. */
+__device__ static __forceinline__ int gp_gate_wait(uint64_t *gate, unsigned parity, unsigned ns)
+{
+    unsigned open;
+#if __CUDA_ARCH__ >= 900
+    asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], %2, %3; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(open) : "r"(gp_smem_addr(gate)), "r"(parity), "r"(ns) : "memory");
+#else
+    asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                 : "=r"(open) : "r"(gp_smem_addr(gate)), "r"(parity) : "memory");
+    if (!open) __nanosleep(ns < 256 ? ns : 256);
+#endif
+    return (int)open;
+}
 #else
 #define GPUMPI_BLOCK_VAR __thread
 static inline int gp_block_index(void) { return gp_threads_rank; }
@@ -196,6 +226,10 @@ static inline uint32_t gp_block_take_ticket(uint32_t *count) { return (*count)++
 static inline uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { (void)mask; (void)src; return v; }
 static inline uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { (void)mask; (void)off; return v; }
 static inline void gp_warp_converge(unsigned mask) { (void)mask; }
+/* A block is one rank here: nobody else ever waits at its gates. */
+static inline void gp_gate_init(uint64_t *gate) { *gate = 0; }
+static inline void gp_gate_open(uint64_t *gate) { ++*gate; }
+static inline int gp_gate_wait(uint64_t *gate, unsigned parity, unsigned ns) { (void)ns; return (*gate & 1) != parity; }
 #endif
 
 /* Back off while waiting for another rank. On the GPU a short sleep frees
