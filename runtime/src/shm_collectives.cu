@@ -111,52 +111,67 @@ GPUMPI_FN __noinline__ static void gp_collective_wait(uint32_t *word, uint64_t *
     if (told) gp_block_leave();
 }
 
+/* What a combine does: count elements of basic type t in `words` 64-bit
+ * words, with op. `known`: gp_reduce_known applies them, so a path that
+ * knows it (a constant) has no call to reduce_ops.cu and keeps its values
+ * in registers, not on the stack. */
+typedef struct gp_combine_op {
+    MPI_Op op;
+    MPI_Datatype t;
+    int words, count, known;
+} gp_combine_op;
+
+GPUMPI_FN static __forceinline__ void gp_combine_apply(gp_combine_op c, const void *in, void *inout)
+{
+    if (c.known)
+        gp_reduce_known(c.op, c.t, in, inout, c.count);
+    else
+        gp_reduce_inline(c.op, c.t, in, inout, c.count);
+}
+
 /* The pairing every combine uses, for n <= 32 inputs at positions 0..n-1:
  * for off = 16, 8, 4, 2, 1, position j < off takes in position j + off.
- * This thread holds position g.me in v (words 64-bit words, count elements
- * of t); lane 0 ends with the result. */
-GPUMPI_FN static void gp_pairwise_lanes(gp_lanes g, int n, uint64_t *v, int words, int count, MPI_Datatype t,
-                                        MPI_Op op)
+ * This thread holds position g.me in v; lane 0 ends with the result. */
+GPUMPI_FN static __forceinline__ void gp_pairwise_lanes(gp_lanes g, int n, uint64_t *v, gp_combine_op c)
 {
     for (int off = 16; off >= 1; off >>= 1) {
         if (off >= n) continue;
         uint64_t in[GP_WORDS];
-        for (int k = 0; k < words; k++) in[k] = gp_warp_down64(g.mask, v[k], off);
-        if (g.me < off && g.me + off < n) gp_reduce_inline(op, t, in, v, count);
+        for (int k = 0; k < c.words; k++) in[k] = gp_warp_down64(g.mask, v[k], off);
+        if (g.me < off && g.me + off < n) gp_combine_apply(c, in, v);
     }
 }
 
 /* The same pairing done by one thread, in place on n values stride bytes apart. */
-GPUMPI_FN static void gp_pairwise_alone(char *vals, size_t stride, int n, int count, MPI_Datatype t, MPI_Op op)
+GPUMPI_FN static __forceinline__ void gp_pairwise_alone(char *vals, size_t stride, int n, gp_combine_op c)
 {
     for (int off = 16; off >= 1; off >>= 1)
         for (int j = 0; j < off && j + off < n; j++)
-            gp_reduce_inline(op, t, vals + (size_t)(j + off) * stride, vals + (size_t)j * stride, count);
+            gp_combine_apply(c, vals + (size_t)(j + off) * stride, vals + (size_t)j * stride);
 }
 
 /* Combines the n values at `below` (GP_TREE_BYTES apart) into v of lane 0:
  * a whole warp loads one each and shuffles; a smaller group's leader does
  * the same pairing alone. */
-GPUMPI_FN static void gp_combine_children(gp_lanes g, char *below, int n, uint64_t *v, int words, int count,
-                                          MPI_Datatype t, MPI_Op op)
+GPUMPI_FN static __forceinline__ void gp_combine_children(gp_lanes g, char *below, int n, uint64_t *v, gp_combine_op c)
 {
     if (g.size == 32) {
         if (g.me < n)
-            for (int k = 0; k < words; k++)
+            for (int k = 0; k < c.words; k++)
                 v[k] = gp_load_relaxed64((uint64_t *)(below + (size_t)g.me * GP_TREE_BYTES) + k);
-        gp_pairwise_lanes(g, n, v, words, count, t, op);
+        gp_pairwise_lanes(g, n, v, c);
     } else if (g.me == 0) {
-        gp_pairwise_alone(below, GP_TREE_BYTES, n, count, t, op);
-        gp_memcpy(v, below, (size_t)words * 8);
+        gp_pairwise_alone(below, GP_TREE_BYTES, n, c);
+        gp_copy(v, below, (size_t)c.words * 8);
     }
 }
 
 /* Carries this block's value (v, in lane 0 of g) up the global tree and
- * returns with the result in v of lane 0. gen is the block's generation,
- * which every tree node's release word also counts. */
-GPUMPI_FN static void gp_tree_climb(gp_lanes g, uint32_t gen, uint64_t *v, int words, int count, MPI_Datatype t,
-                                    MPI_Op op)
+ * returns with the result in v of lane 0 (a barrier: c.words = 0). gen is
+ * the block's generation, which every tree node's release word also counts. */
+GPUMPI_FN static __forceinline__ void gp_tree_climb(gp_lanes g, uint32_t gen, uint64_t *v, gp_combine_op c)
 {
+    int words = c.words;
     gp_tree *tr = &gp_w()->tree;
     uint32_t idx = (uint32_t)gp_block_index(), path[GP_TREE_LEVELS];
     int carried = 0, top = 1;
@@ -167,7 +182,7 @@ GPUMPI_FN static void gp_tree_climb(gp_lanes g, uint32_t gen, uint64_t *v, int w
         char *below = tr->values + ((size_t)tr->value_base[level] + first) * GP_TREE_BYTES;
         uint32_t old = 0;
         if (g.me == 0) {
-            if (words) gp_memcpy(below + (size_t)(idx - first) * GP_TREE_BYTES, v, (size_t)words * 8);
+            if (words) gp_copy(below + (size_t)(idx - first) * GP_TREE_BYTES, v, (size_t)words * 8);
             old = gp_fetch_add(&tr->counts[at], 1); /* publishes our value, acquires the others' */
         }
         old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
@@ -177,14 +192,14 @@ GPUMPI_FN static void gp_tree_climb(gp_lanes g, uint32_t gen, uint64_t *v, int w
             break;
         }
         if (g.me == 0) tr->counts[at] = 0; /* published by the release steps above us */
-        if (words) gp_combine_children(g, below, (int)members, v, words, count, t, op);
+        if (words) gp_combine_children(g, below, (int)members, v, c);
         idx = node;
         path[carried++] = at;
     }
     if (g.me != 0) return;
     if (words) {
-        if (top) gp_memcpy(tr->result, v, (size_t)words * 8);
-        else gp_memcpy(v, tr->result, (size_t)words * 8); /* after the acquire of our release */
+        if (top) gp_copy(tr->result, v, (size_t)words * 8);
+        else gp_copy(v, tr->result, (size_t)words * 8); /* after the acquire of our release */
     }
     while (carried > 0) gp_store_release(&tr->release[path[--carried]], gen + 1);
 }
@@ -222,7 +237,8 @@ GPUMPI_FN __noinline__ static void gp_shm_barrier_climb(uint32_t gen)
 {
     gp_blk.count = 0;
     gp_gate_open(&gp_blk.arrived_gate); /* nobody waits, but its phases count every collective */
-    gp_tree_climb(gp_lanes_alone(), gen, 0, 0, 0, MPI_BYTE, MPI_OP_NULL);
+    gp_combine_op none = {MPI_OP_NULL, MPI_BYTE, 0, 0, 0};
+    gp_tree_climb(gp_lanes_alone(), gen, 0, none);
     gp_block_publish(gen, 0, 0);
 }
 
@@ -270,8 +286,7 @@ GPUMPI_FN static __forceinline__ uint32_t gp_allreduce_arrive(void)
 /* Warp 0: the other warps are all here, so nothing outside waits on us.
  * One lane watches the count of parts: the others could miss it, as it is
  * reset before the release. Lane 0 ends with the result published. */
-GPUMPI_FN __noinline__ static void gp_shm_allreduce_top(uint64_t *v, int words, int count, MPI_Datatype t, MPI_Op op,
-                                                       uint32_t gen)
+GPUMPI_FN static __forceinline__ void gp_allreduce_top_body(uint64_t *v, gp_combine_op c, uint32_t gen)
 {
     int lane = gp_block_thread(), in_warp = gp_warp_members(), warps = ((int)gp_block_members() + 31) / 32;
     gp_lanes g = {gp_lanes_mask(in_warp), lane, in_warp, 0};
@@ -281,33 +296,46 @@ GPUMPI_FN __noinline__ static void gp_shm_allreduce_top(uint64_t *v, int words, 
         while (gp_block_load_acquire(&gp_blk.parts) != (uint32_t)warps) gp_pause_upto(&spins, 64);
     gp_warp_converge(g.mask);
     if (lane < warps)
-        for (int k = 0; k < words; k++) v[k] = gp_blk.part[lane][k];
-    gp_pairwise_lanes(g, warps, v, words, count, t, op);
-    gp_tree_climb(g, gen, v, words, count, t, op);
+        for (int k = 0; k < c.words; k++) v[k] = gp_blk.part[lane][k];
+    gp_pairwise_lanes(g, warps, v, c);
+    gp_tree_climb(g, gen, v, c);
     if (lane == 0) {
         gp_blk.parts = 0;
-        gp_block_publish(gen, v, words);
+        gp_block_publish(gen, v, c.words);
     } else {
         gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
     }
 }
 
-GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, int words, int count, MPI_Datatype t, MPI_Op op)
+/* Out of line (only warp 0 comes here): any value, and one word of a
+ * type gp_reduce_known applies. */
+GPUMPI_FN __noinline__ static void gp_shm_allreduce_top(uint64_t *v, gp_combine_op c, uint32_t gen)
+{
+    gp_allreduce_top_body(v, c, gen);
+}
+GPUMPI_FN __noinline__ static void gp_shm_allreduce_top_word(uint64_t v, MPI_Datatype t, MPI_Op op, uint32_t gen)
+{
+    uint64_t w[1] = {v};
+    gp_combine_op c = {op, t, 1, 1, 1};
+    gp_allreduce_top_body(w, c, gen);
+}
+
+GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, gp_combine_op c)
 {
     uint32_t gen = gp_allreduce_arrive();
     int thread = gp_block_thread(), lane = thread % 32, warp = thread / 32, in_warp = gp_warp_members();
     gp_lanes g = {gp_lanes_mask(in_warp), lane, in_warp, 0};
     if (gp_warp_width() == 1) g = gp_lanes_alone();
-    gp_pairwise_lanes(g, in_warp, v, words, count, t, op);
+    gp_pairwise_lanes(g, in_warp, v, c);
     if (lane == 0) {
-        for (int k = 0; k < words; k++) gp_blk.part[warp][k] = v[k];
+        for (int k = 0; k < c.words; k++) gp_blk.part[warp][k] = v[k];
         gp_block_fetch_add(&gp_blk.parts, 1);
     }
     if (warp != 0)
         gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
     else
-        gp_shm_allreduce_top(v, words, count, t, op, gen);
-    for (int k = 0; k < words; k++) v[k] = gp_blk.result[k];
+        gp_shm_allreduce_top(v, c, gen);
+    for (int k = 0; k < c.words; k++) v[k] = gp_blk.result[k];
     gp_warp_converge(gp_lanes_mask(in_warp));
 }
 
@@ -330,8 +358,7 @@ GPUMPI_FN static __forceinline__ uint64_t gp_shm_allreduce_word(uint64_t v, MPI_
     if (warp != 0) {
         gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
     } else {
-        uint64_t top[1] = {v};
-        gp_shm_allreduce_top(top, 1, 1, t, op, gen);
+        gp_shm_allreduce_top_word(v, t, op, gen);
     }
     v = gp_blk.result[0];
     gp_warp_converge(mask);
@@ -360,7 +387,9 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
         gp_copy(v, in, bytes);
     else
         gp_type_pack(in, count, t, v);
-    gp_shm_allreduce_run(v, (int)((bytes + 7) / 8), (int)(bytes / (size_t)esize), basic, op);
+    int count_basic = (int)(bytes / (size_t)esize);
+    gp_combine_op c = {op, basic, (int)((bytes + 7) / 8), count_basic, gp_reduce_is_known(op, basic)};
+    gp_shm_allreduce_run(v, c);
     if (t == basic)
         gp_copy(recvbuf, v, bytes);
     else
