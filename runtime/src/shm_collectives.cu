@@ -268,9 +268,9 @@ GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
  * another in a shuffle. Then warps combine, each warp's lane 0 leaves its
  * part, warp 0 combines the parts and climbs (gp_shm_allreduce_top), the
  * others wait for the release and read the result. gp_shm_allreduce_run
- * takes these steps for any value; MPI_Allreduce below for one word
- * without touching the stack; both the same way, so ranks taking either
- * (the standard lets them describe the same data differently) meet. */
+ * takes these steps for any value, MPI_Allreduce below for one word
+ * without touching the stack: the same steps on the same block state, so
+ * either may follow the other. */
 GPUMPI_FN static __forceinline__ uint32_t gp_allreduce_arrive(void)
 {
     uint32_t gen = gp_block_load_acquire(&gp_blk.release);

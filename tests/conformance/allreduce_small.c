@@ -2,7 +2,8 @@
  * shared-memory tree's territory): every predefined arithmetic and logical
  * op on int and double, counts 1 to 8, in place and not, repeated so that a
  * rank racing into the next call would corrupt a result. Double sums must
- * be bitwise the same on every rank and every repetition. */
+ * be bitwise the same on every rank and every repetition. One element of
+ * float, long and double (gpumpi's quickest path), in place and not. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -54,6 +55,27 @@ static void doubles(int rep, double first[8])
     CHECK(prod == 2.0, "double prod %g", prod);
 }
 
+static void one_element(int rep)
+{
+    float f = (float)(rank % 7) + rep, fsum;
+    long long sevens = (long long)(size / 7) * 21, r7 = size % 7;
+    MPI_Allreduce(&f, &fsum, 1, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD); /* exact below 2^24 */
+    double fwant = (double)(sevens + r7 * (r7 - 1) / 2) + (double)rep * size;
+    CHECK(fwant >= 16777216.0 || fsum == (float)fwant, "float sum %g, want %g", fsum, fwant);
+    long l = (long)rank * 3 - rep, lmax;
+    MPI_Allreduce(&l, &lmax, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(lmax == (long)(size - 1) * 3 - rep, "long max %ld", lmax);
+    double d = rank + rep, dsum, dmin;
+    MPI_Allreduce(&d, &dsum, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(dsum == (double)size * (size - 1) / 2 + (double)rep * size, "double sum %.17g", dsum);
+    dmin = d;
+    MPI_Allreduce(MPI_IN_PLACE, &dmin, 1, MPI_DOUBLE, MPI_MIN, MPI_COMM_WORLD);
+    CHECK(dmin == rep, "double min in place %g", dmin);
+    float fp = rank == size - 1 ? 0.5f : 1.0f, fprod;
+    MPI_Allreduce(&fp, &fprod, 1, MPI_FLOAT, MPI_PROD, MPI_COMM_WORLD);
+    CHECK(fprod == 0.5f, "float prod %g", fprod);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -62,6 +84,7 @@ int main(int argc, char **argv)
         ints(rep);
         MPI_Barrier(MPI_COMM_WORLD);
         doubles(rep, first);
+        one_element(rep);
     }
     return mt_finish();
 }
