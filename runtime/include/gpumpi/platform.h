@@ -184,11 +184,13 @@ __device__ static __forceinline__ uint64_t gp_warp_down64(unsigned mask, uint64_
  * warp, not once per lane. Only where every lane of mask is known to get
  * here without waiting on anything else. */
 __device__ static __forceinline__ void gp_warp_converge(unsigned mask) { __syncwarp(mask); }
-/* A gate ranks of a block wait at until one of them opens it: an mbarrier
- * in shared memory expecting one arrival per phase. Opened phases count up
- * from 0; a waiter for phase k passes k's parity. On sm_90 a waiter sleeps
- * in hardware and wakes when the gate opens: at 2,048 ranks per SM, ranks
- * polling a word take the issue slots of the rank that has to open it. */
+/* A gate ranks of a block wait at until one of them opens it. Opened
+ * phases count up from 0; a waiter for phase k passes k's parity. From
+ * sm_80 on it is an mbarrier in shared memory expecting one arrival per
+ * phase, and on sm_90 a waiter sleeps in hardware until it opens, so it
+ * may sleep long without adding latency (shm_collectives.cu says what
+ * that measured); before sm_80 a counter, polled. */
+#if __CUDA_ARCH__ >= 800
 __device__ static __forceinline__ unsigned gp_smem_addr(const void *p) { return (unsigned)__cvta_generic_to_shared(p); }
 __device__ static __forceinline__ void gp_gate_init(uint64_t *gate)
 {
@@ -199,6 +201,13 @@ __device__ static __forceinline__ void gp_gate_open(uint64_t *gate)
     /* arrive: release at block scope */
     asm volatile("{ .reg .b64 state; mbarrier.arrive.shared.b64 state, [%0]; }" ::"r"(gp_smem_addr(gate)) : "memory");
 }
+#else
+__device__ static __forceinline__ void gp_gate_init(uint64_t *gate) { *gate = 0; }
+__device__ static __forceinline__ void gp_gate_open(uint64_t *gate)
+{
+    cuda::atomic_ref<uint64_t, cuda::thread_scope_block>(*gate).fetch_add(1, GP_REL);
+}
+#endif
 /* 1 once phase `parity` has opened (acquire at block scope), else 0 after
  * up to about ns nanoseconds. */
 __device__ static __forceinline__ int gp_gate_wait(uint64_t *gate, unsigned parity, unsigned ns)
@@ -207,9 +216,12 @@ __device__ static __forceinline__ int gp_gate_wait(uint64_t *gate, unsigned pari
 #if __CUDA_ARCH__ >= 900
     asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared.b64 p, [%1], %2, %3; selp.u32 %0, 1, 0, p; }"
                  : "=r"(open) : "r"(gp_smem_addr(gate)), "r"(parity), "r"(ns) : "memory");
-#else
+#elif __CUDA_ARCH__ >= 800
     asm volatile("{ .reg .pred p; mbarrier.test_wait.parity.shared.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
                  : "=r"(open) : "r"(gp_smem_addr(gate)), "r"(parity) : "memory");
+    if (!open) __nanosleep(ns < 256 ? ns : 256);
+#else
+    open = (cuda::atomic_ref<uint64_t, cuda::thread_scope_block>(*gate).load(GP_ACQ) & 1) != parity;
     if (!open) __nanosleep(ns < 256 ? ns : 256);
 #endif
     return (int)open;
