@@ -1,6 +1,7 @@
 #!/bin/sh
 # The benchmarks build for the GPU (nvcc, sm_90 machine code): what
-# bench/build_gpu_binaries.sh makes for bench/gpu_run.sh. Exit 77 (skipped)
+# bench/build_gpu_binaries.sh makes for bench/gpu_run.sh, and the
+# standalone diagnostics (malloc_bench, primitives/). Exit 77 (skipped)
 # when gpumpi was configured without the CUDA toolkit.
 #   gpu_build.sh BUILD_DIR SOURCE_DIR
 BUILD=$1 SRC=$2
@@ -21,3 +22,7 @@ NVCC=$(sed -n 's/^#define GPUMPI_NVCC "\(.*\)"/\1/p' "$BUILD/driver/gpumpi_confi
     -I"$SRC/runtime/src" -I"$SRC/libc-shim/src" "$SRC/bench/malloc_bench.cu" "$SRC/libc-shim/src/malloc.cu" "$SRC/libc-shim/src/format.cu" \
     "$SRC/libc-shim/src/strerror.cu" "$SRC/libc-shim/src/string.cu" -o "$W/malloc_bench" || fail "bench/malloc_bench.cu does not build with nvcc"
 note "built bench/malloc_bench.cu for the GPU"
+for p in sync_costs tree_barrier; do
+    "$NVCC" -O2 -arch=sm_90 -rdc=true "$SRC/bench/primitives/$p.cu" -o "$W/$p" || fail "bench/primitives/$p.cu does not build with nvcc"
+    note "built bench/primitives/$p.cu for the GPU"
+done
