@@ -307,8 +307,9 @@ GPUMPI_FN static __forceinline__ void gp_allreduce_top_body(uint64_t *v, gp_comb
     }
 }
 
-/* Out of line (only warp 0 comes here): any value, and one word of a
- * type gp_reduce_known applies. */
+/* Out of line (only warp 0 comes here): any value, and one element of a
+ * type gp_reduce_known applies, passed by value so that it stays in a
+ * register on the caller's side. */
 GPUMPI_FN __noinline__ static void gp_shm_allreduce_top(uint64_t *v, gp_combine_op c, uint32_t gen)
 {
     gp_allreduce_top_body(v, c, gen);
@@ -320,7 +321,7 @@ GPUMPI_FN __noinline__ static void gp_shm_allreduce_top_word(uint64_t v, MPI_Dat
     gp_allreduce_top_body(w, c, gen);
 }
 
-GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, gp_combine_op c)
+GPUMPI_FN static __forceinline__ void gp_shm_allreduce_run(uint64_t *v, gp_combine_op c)
 {
     uint32_t gen = gp_allreduce_arrive();
     int thread = gp_block_thread(), lane = thread % 32, warp = thread / 32, in_warp = gp_warp_members();
@@ -333,35 +334,20 @@ GPUMPI_FN static void gp_shm_allreduce_run(uint64_t *v, gp_combine_op c)
     }
     if (warp != 0)
         gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
+    else if (c.known && c.words == 1 && c.count == 1)
+        gp_shm_allreduce_top_word(v[0], c.t, c.op, gen);
     else
         gp_shm_allreduce_top(v, c, gen);
     for (int k = 0; k < c.words; k++) v[k] = gp_blk.result[k];
     gp_warp_converge(gp_lanes_mask(in_warp));
 }
 
-/* One element of a type gp_reduce_known applies, in a register: the same
- * steps as gp_shm_allreduce_run with words = count = 1. */
+/* One element of a type gp_reduce_known applies: with the combine a
+ * constant, gp_shm_allreduce_run keeps it in a register. */
 GPUMPI_FN static __forceinline__ uint64_t gp_shm_allreduce_word(uint64_t v, MPI_Datatype t, MPI_Op op)
 {
-    uint32_t gen = gp_allreduce_arrive();
-    int thread = gp_block_thread(), lane = thread % 32, warp = thread / 32, in_warp = gp_warp_members();
-    unsigned mask = gp_lanes_mask(in_warp);
-    for (int off = 16; off >= 1 && gp_warp_width() > 1; off >>= 1) {
-        if (off >= in_warp) continue;
-        uint64_t in = gp_warp_down64(mask, v, off);
-        if (lane < off && lane + off < in_warp) gp_reduce_known(op, t, &in, &v, 1);
-    }
-    if (lane == 0) {
-        gp_blk.part[warp][0] = v;
-        gp_block_fetch_add(&gp_blk.parts, 1);
-    }
-    if (warp != 0) {
-        gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
-    } else {
-        gp_shm_allreduce_top_word(v, t, op, gen);
-    }
-    v = gp_blk.result[0];
-    gp_warp_converge(mask);
+    gp_combine_op c = {op, t, 1, 1, 1};
+    gp_shm_allreduce_run(&v, c);
     return v;
 }
 
