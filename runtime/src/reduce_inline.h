@@ -18,10 +18,15 @@
     case MPI_SUM: GP_EACH b[i] = (T)(a[i] + b[i]); break;                                    \
     case MPI_PROD: GP_EACH b[i] = (T)(a[i] * b[i]); break;
 
+/* The types gp_reduce_known applies MAX, MIN, SUM and PROD to inline. */
+#define GP_KNOWN_TYPES(X) X(MPI_DOUBLE, double) X(MPI_FLOAT, float) X(MPI_INT, int) X(MPI_LONG, long)
+
 /* Whether gp_reduce_known applies (op, t) inline. */
 GPUMPI_FN static inline int gp_reduce_is_known(MPI_Op op, MPI_Datatype t)
 {
-    return op >= MPI_MAX && op <= MPI_PROD && (t == MPI_DOUBLE || t == MPI_FLOAT || t == MPI_INT || t == MPI_LONG);
+#define GP_IS_TYPE(TYPE, T) t == TYPE ||
+    return op >= MPI_MAX && op <= MPI_PROD && (GP_KNOWN_TYPES(GP_IS_TYPE) 0);
+#undef GP_IS_TYPE
 }
 
 /* inout = in op inout for packed elements of basic type t, if
@@ -36,10 +41,7 @@ GPUMPI_FN static inline int gp_reduce_known(MPI_Op op, MPI_Datatype t, const voi
         switch (op) { GP_ARITH_CASES(T) }                                                        \
         return 1;                                                                                \
     }
-    GP_INLINE_TYPE(MPI_DOUBLE, double)
-    GP_INLINE_TYPE(MPI_FLOAT, float)
-    GP_INLINE_TYPE(MPI_INT, int)
-    GP_INLINE_TYPE(MPI_LONG, long)
+    GP_KNOWN_TYPES(GP_INLINE_TYPE)
 #undef GP_INLINE_TYPE
     return 0;
 }
