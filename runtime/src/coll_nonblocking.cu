@@ -90,6 +90,7 @@ GPUMPI_FN int gp_coll_go(const gp_coll_nb *nb, gp_sched *s)
     gp_rank *r = gp_self();
     q->next_coll = r->coll_head;
     r->coll_head = h;
+    gp_flag_set(GP_RF_COLL, 1);
     *nb->request = h;
     gp_progress(); /* starts it (and moves everything else along) */
     return MPI_SUCCESS;
@@ -109,6 +110,7 @@ GPUMPI_FN void gp_coll_progress_all(void)
                 gp_req_at(prev)->next_coll = next;
             else
                 r->coll_head = next;
+            gp_flag_set(GP_RF_COLL, r->coll_head != 0);
         } else {
             prev = h;
         }

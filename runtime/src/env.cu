@@ -15,6 +15,7 @@ GPUMPI_FN int MPI_Init(int *argc, char ***argv)
     if (me->init_state != 0)
         return gp_fatal("MPI_Init", MPI_ERR_OTHER, "called twice (or after MPI_Finalize)");
     me->init_state = 1;
+    gp_flag_set(GP_RF_INIT, 1);
     gp_cs(); /* this rank's communicator table, with MPI_COMM_WORLD and MPI_COMM_SELF */
     return MPI_SUCCESS;
 }
@@ -75,6 +76,7 @@ GPUMPI_FN int MPI_Finalize(void)
     /* Every rank's messages must be delivered before any rank leaves. */
     MPI_Barrier(MPI_COMM_WORLD);
     me->init_state = 2;
+    gp_flag_set(GP_RF_INIT, 0);
     return MPI_SUCCESS;
 }
 

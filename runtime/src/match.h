@@ -17,30 +17,43 @@
 #ifndef GPUMPI_MATCH_H
 #define GPUMPI_MATCH_H
 
-/* A sender pushes an envelope onto dest_world's inbox. */
+/* A sender pushes an envelope onto dest_world's inbox with one exchange,
+ * no load first: the envelope goes in as the newest, and only then links
+ * to the one it displaced, so its link reads GP_MSG_LINKING for the few
+ * cycles in between (the receiver waits for it in gp_msg_older). */
+#define GP_MSG_LINKING ((uint64_t)1)
 GPUMPI_FN static inline void gp_enqueue(int dest_world, gp_msg *m)
 {
-    uint64_t *inbox = &gp_hot.inbox[dest_world];
-    uint64_t mine = (uint64_t)(uintptr_t)m;
-    for (;;) {
-        uint64_t head = gp_load_relaxed64(inbox);
-        m->next = (gp_msg *)(uintptr_t)head;
-        if (gp_cas64_release(inbox, head, mine)) return;
-    }
+    m->next = (gp_msg *)(uintptr_t)GP_MSG_LINKING;
+    uint64_t older = gp_give64_release(&gp_hot.inbox[dest_world], (uint64_t)(uintptr_t)m);
+    gp_store_relaxed64((uint64_t *)&m->next, older);
+}
+
+/* The envelope pushed before m (NULL for the first since the last drain). */
+GPUMPI_FN static inline gp_msg *gp_msg_older(gp_msg *m)
+{
+    uint64_t v;
+    unsigned spins = 0;
+    while ((v = gp_load_relaxed64((uint64_t *)&m->next)) == GP_MSG_LINKING) gp_pause(&spins);
+    return (gp_msg *)(uintptr_t)v;
 }
 
 /* The list a source's messages go to (a multiplicative hash: tree
  * collectives talk to ranks a power of two apart). */
 GPUMPI_FN static inline int gp_uq_bucket(int src_world) { return (int)(((uint32_t)src_world * 0x9E3779B1u) >> 29); }
 
-/* Moves what has arrived onto the private lists, in arrival order. */
-GPUMPI_FN static inline void gp_drain_inbox(gp_rank *r)
+/* Moves what has arrived onto the private lists, in arrival order. List
+ * `mine` (or none, -1) is the caller's, in head/tail: the inbox's acquire
+ * empties L1, so private state read after it costs a trip to L2 or DRAM
+ * each, and what the caller loaded before stays in registers. */
+GPUMPI_FN static inline void gp_drain_into(gp_rank *r, int mine, gp_msg *&head, gp_msg *&tail)
 {
     uint64_t *inbox = &gp_hot.inbox[gp_thread_rank()];
+    uint32_t seq = r->arrived;
     if (!gp_load_relaxed64(inbox)) return;
     gp_msg *m = (gp_msg *)(uintptr_t)gp_take64_acquire(inbox, 0), *oldest = 0;
     while (m) { /* newest first: reverse */
-        gp_msg *next = m->next;
+        gp_msg *next = gp_msg_older(m);
         m->next = oldest;
         oldest = m;
         m = next;
@@ -48,15 +61,30 @@ GPUMPI_FN static inline void gp_drain_inbox(gp_rank *r)
     for (m = oldest; m;) {
         gp_msg *next = m->next;
         int b = gp_uq_bucket(m->src);
-        m->seq = r->arrived++;
+        m->seq = seq++;
         m->next = 0;
-        if (r->uq_tail[b])
-            r->uq_tail[b]->next = m;
-        else
-            r->uq_head[b] = m;
-        r->uq_tail[b] = m;
+        if (b == mine) {
+            if (tail)
+                tail->next = m;
+            else
+                head = m;
+            tail = m;
+        } else {
+            if (r->uq_tail[b])
+                r->uq_tail[b]->next = m;
+            else
+                r->uq_head[b] = m;
+            r->uq_tail[b] = m;
+        }
         m = next;
     }
+    r->arrived = seq;
+}
+
+GPUMPI_FN static inline void gp_drain_inbox(gp_rank *r)
+{
+    gp_msg *none_head = 0, *none_tail = 0;
+    gp_drain_into(r, -1, none_head, none_tail);
 }
 
 /* Waiting for a message: take a mark before looking for a match, and if none
@@ -84,14 +112,14 @@ GPUMPI_FN static inline int gp_matches(const gp_msg *m, int src_world, int tag, 
 }
 
 
-/* In list b, the first message matching (src_world, tag, ctx) that is
- * older than `before` (if given) and than *older_than (if given); *prev
- * is the one before it. */
-GPUMPI_FN static inline gp_msg *gp_uq_find(gp_rank *r, int b, int src_world, int tag, int ctx, const uint32_t *before,
+/* In the list from head, the first message matching (src_world, tag,
+ * ctx) that is older than `before` (if given) and than *older_than (if
+ * given); *prev is the one before it. */
+GPUMPI_FN static inline gp_msg *gp_uq_find(gp_msg *head, int src_world, int tag, int ctx, const uint32_t *before,
                                           const gp_msg *older_than, gp_msg **prev)
 {
     gp_msg *p = 0;
-    for (gp_msg *m = r->uq_head[b]; m; p = m, m = m->next) {
+    for (gp_msg *m = head; m; p = m, m = m->next) {
         if (before && (int32_t)(m->seq - *before) >= 0) return 0; /* arrived after the caller looked */
         if (older_than && (int32_t)(m->seq - older_than->seq) >= 0) return 0;
         if (gp_matches(m, src_world, tag, ctx)) {
@@ -108,11 +136,11 @@ GPUMPI_FN static inline gp_msg *gp_uq_oldest(gp_rank *r, int src_world, int tag,
 {
     if (src_world != MPI_ANY_SOURCE) {
         *bucket = gp_uq_bucket(src_world);
-        return gp_uq_find(r, *bucket, src_world, tag, ctx, before, 0, prev);
+        return gp_uq_find(r->uq_head[*bucket], src_world, tag, ctx, before, 0, prev);
     }
     gp_msg *best = 0;
     for (int b = 0; b < GP_UQ_BUCKETS; b++) {
-        gp_msg *p, *m = gp_uq_find(r, b, src_world, tag, ctx, before, best, &p);
+        gp_msg *p, *m = gp_uq_find(r->uq_head[b], src_world, tag, ctx, before, best, &p);
         if (m) {
             best = m;
             *bucket = b;
@@ -129,9 +157,26 @@ GPUMPI_FN static inline gp_msg *gp_uq_oldest(gp_rank *r, int src_world, int tag,
 GPUMPI_FN static inline gp_msg *gp_take_match(int src_world, int tag, int ctx, const uint32_t *before)
 {
     gp_rank *r = gp_self();
-    if (!before) gp_drain_inbox(r);
     int b;
-    gp_msg *prev = 0, *m = gp_uq_oldest(r, src_world, tag, ctx, before, &b, &prev);
+    gp_msg *prev = 0, *m;
+    if (!before && src_world != MPI_ANY_SOURCE) { /* one list, kept in registers across the drain */
+        b = gp_uq_bucket(src_world);
+        gp_msg *head = r->uq_head[b], *tail = r->uq_tail[b];
+        gp_drain_into(r, b, head, tail);
+        m = gp_uq_find(head, src_world, tag, ctx, 0, 0, &prev);
+        if (m) {
+            if (prev)
+                prev->next = m->next;
+            else
+                head = m->next;
+            if (tail == m) tail = prev;
+        }
+        r->uq_head[b] = head;
+        r->uq_tail[b] = tail;
+        return m;
+    }
+    if (!before) gp_drain_inbox(r);
+    m = gp_uq_oldest(r, src_world, tag, ctx, before, &b, &prev);
     if (m) {
         if (prev)
             prev->next = m->next;

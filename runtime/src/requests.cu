@@ -54,6 +54,7 @@ GPUMPI_FN static void gp_unpost(int h)
             else
                 r->posted_head = next;
             if (r->posted_tail == h) r->posted_tail = prev;
+            gp_flag_set(GP_RF_POSTED, r->posted_head != 0);
             return;
         }
 }
@@ -114,6 +115,7 @@ GPUMPI_FN static void gp_start(int h)
     else
         r->posted_head = h;
     r->posted_tail = h;
+    gp_flag_set(GP_RF_POSTED, 1);
     gp_progress();
 }
 

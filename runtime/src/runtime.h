@@ -47,7 +47,7 @@ GPUMPI_FN int gp_subcomm_ctx(MPI_Comm comm);
 /* Valid, and inside Init..Finalize. */
 GPUMPI_FN static inline int gp_comm_check(const char *fn, MPI_Comm comm)
 {
-    if (comm == MPI_COMM_WORLD && gp_self()->init_state == 1) return MPI_SUCCESS;
+    if (comm == MPI_COMM_WORLD && gp_flag(GP_RF_INIT)) return MPI_SUCCESS;
     return gp_comm_check_general(fn, comm);
 }
 GPUMPI_FN static inline int gp_comm_size(MPI_Comm comm)
@@ -154,17 +154,13 @@ GPUMPI_FN void gp_progress(void);
  * collectives in flight. Every wait loop of a blocking call calls
  * gp_progress while this says so: a peer may wait for this rank's posted
  * receive, or for its part of a nonblocking collective. */
-GPUMPI_FN static inline int gp_progress_wanted(void)
-{
-    gp_rank *r = gp_self();
-    return r->posted_head || r->coll_head;
-}
+GPUMPI_FN static inline int gp_progress_wanted(void) { return gp_flag(GP_RF_POSTED | GP_RF_COLL); }
 /* A nonblocking collective in flight waits for a receiver to copy one of
  * its sends (coll_nonblocking.cu): nothing will arrive to wake a wait for
  * messages when that is done, yet the collective's next round has to be
  * made, so a wait polls (gp_block_wait) instead of waiting for arrivals. */
 GPUMPI_FN int gp_coll_sends_pending(void);
-GPUMPI_FN static inline int gp_wait_must_poll(void) { return gp_self()->coll_head && gp_coll_sends_pending(); }
+GPUMPI_FN static inline int gp_wait_must_poll(void) { return gp_flag(GP_RF_COLL) && gp_coll_sends_pending(); }
 
 /* Point-to-point transport (p2p.cu), in world ranks. */
 enum { GP_SEND_STANDARD, GP_SEND_SYNC, GP_SEND_BUFFERED };
@@ -274,7 +270,7 @@ GPUMPI_FN static inline void gp_block_enter(const char *fn, MPI_Comm comm, int p
 GPUMPI_FN static inline void gp_block_leave(void)
 {
     gp_rank *me = gp_self();
-    if (me->block_published) gp_block_unpublish(me);
+    if (gp_flag(GP_RF_PUBLISHED)) gp_block_unpublish(me);
     gp_rank_stats *st = gp_my_stats();
     if (st && me->block_fn) {
         st->wait_ns += gp_clock_ns() - me->block_t0;

@@ -253,7 +253,7 @@ GPUMPI_FN __noinline__ static void gp_shm_barrier_climb(uint32_t gen)
  * instruction). */
 GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
 {
-    if (comm != MPI_COMM_WORLD || gp_self()->init_state != 1 || !gp_w()->tree.values) return gp_barrier_call(0, comm);
+    if (comm != MPI_COMM_WORLD || !gp_flag(GP_RF_INIT) || !gp_w()->tree.values) return gp_barrier_call(0, comm);
     uint32_t gen = gp_block_load_acquire(&gp_blk.release);
     if (gp_block_take_ticket(&gp_blk.count) == gp_block_members() - 1)
         gp_shm_barrier_climb(gen);
@@ -392,7 +392,7 @@ GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_D
                             MPI_Comm comm)
 {
     if (comm != MPI_COMM_WORLD || count != 1 || !gp_reduce_is_known(op, datatype) || recvbuf == MPI_IN_PLACE ||
-        sendbuf == recvbuf || gp_self()->init_state != 1 || !gp_w()->tree.values)
+        sendbuf == recvbuf || !gp_flag(GP_RF_INIT) || !gp_w()->tree.values)
         return gp_allreduce_call(0, sendbuf, recvbuf, count, datatype, op, comm);
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     int wide = datatype == MPI_DOUBLE || datatype == MPI_LONG;

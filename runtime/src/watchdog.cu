@@ -37,9 +37,10 @@ GPUMPI_FN static int gp_block_describe_coll(gp_rank *me, gp_block_rec *rec)
 GPUMPI_FN static void gp_block_publish(gp_rank *me)
 {
     gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
-    if (!me->block_published) me->block_shown = 0; /* a new wait: the record is written afresh */
+    int published = gp_flag(GP_RF_PUBLISHED);
+    if (!published) me->block_shown = 0; /* a new wait: the record is written afresh */
     int coll = me->coll_head && gp_block_describe_coll(me, rec);
-    if (me->block_published) {
+    if (published) {
         rec->progress++; /* waited long again after a change: something moved */
         return;
     }
@@ -52,7 +53,7 @@ GPUMPI_FN static void gp_block_publish(gp_rank *me)
     rec->progress++;
     gp_fence();
     gp_sys_store_release64((uint64_t *)&rec->state, ((uint64_t)rec->progress << 32) | GP_REC_BLOCKED);
-    me->block_published = 1;
+    gp_flag_set(GP_RF_PUBLISHED, 1);
 }
 
 /* Published once the wait has lasted GP_BLOCK_PUBLISH_NS, whatever the
@@ -63,7 +64,7 @@ GPUMPI_FN void gp_block_check(unsigned spins)
 {
     if (!gp_w()->block_recs) return;
     gp_rank *me = gp_self();
-    if (me->block_published) {
+    if (gp_flag(GP_RF_PUBLISHED)) {
         if (spins == GP_BLOCK_SPINS)
             gp_block_publish(me);
         else if (me->coll_head)
@@ -79,8 +80,7 @@ GPUMPI_FN void gp_block_check(unsigned spins)
 
 GPUMPI_FN void gp_block_progress(void)
 {
-    gp_rank *me = gp_self();
-    if (me->block_published) gp_w()->block_recs[gp_thread_rank()].progress++;
+    if (gp_flag(GP_RF_PUBLISHED)) gp_w()->block_recs[gp_thread_rank()].progress++;
 }
 
 GPUMPI_FN void gp_block_unpublish(gp_rank *me)
@@ -88,5 +88,5 @@ GPUMPI_FN void gp_block_unpublish(gp_rank *me)
     gp_block_rec *rec = &gp_w()->block_recs[gp_thread_rank()];
     rec->progress++;
     gp_sys_store_release64((uint64_t *)&rec->state, ((uint64_t)rec->progress << 32) | GP_REC_RUNNING);
-    me->block_published = 0;
+    gp_flag_set(GP_RF_PUBLISHED, 0);
 }

@@ -163,7 +163,6 @@ typedef struct gp_rank {
     /* the MPI wait this rank is in, for the deadlock watchdog (watchdog.cu) */
     const char *block_fn; /* NULL: not waiting */
     int block_comm, block_peer, block_tag;
-    uint32_t block_published; /* its record in gp_world.block_recs says "blocked" */
     uint64_t block_shown; /* the collective wait its record describes (watchdog.cu), 0: none */
     uint64_t block_t0;  /* when the wait began (--stats), or was first seen to be long; 0: not yet */
 } gp_rank;
@@ -276,6 +275,33 @@ typedef struct gp_world_hot {
     int nranks;
 } gp_world_hot;
 extern GPUMPI_CONST_VAR gp_world_hot gp_hot;
+
+/* A rank's flags that MPI calls test on their way in (inside MPI_Init..
+ * MPI_Finalize? anything for gp_progress to move?) and the watchdog's
+ * "published" mark, kept on chip: in the block's dynamic shared memory
+ * after the per-thread globals pointers (launcher), thread-local on the
+ * threads backend. Each rank writes only its own. In the rank's gp_rank
+ * they cost a load from L2, or from DRAM at full occupancy (270,336 ranks'
+ * gp_rank do not fit in L2), per call and rank. */
+enum {
+    GP_RF_INIT = 1,      /* inside MPI_Init..MPI_Finalize (gp_rank.init_state == 1) */
+    GP_RF_POSTED = 2,    /* receives are posted (gp_rank.posted_head != 0) */
+    GP_RF_COLL = 4,      /* nonblocking collectives are in flight (gp_rank.coll_head != 0) */
+    GP_RF_PUBLISHED = 8, /* the watchdog record says "blocked" (watchdog.cu) */
+};
+#if defined(GPUMPI_CUDA)
+extern __shared__ char *gp_globals_bases[];
+GPUMPI_FN static inline uint8_t *gp_rank_flags(void) { return (uint8_t *)(gp_globals_bases + blockDim.x) + threadIdx.x; }
+#else
+extern __thread uint8_t gp_threads_rank_flags;
+static inline uint8_t *gp_rank_flags(void) { return &gp_threads_rank_flags; }
+#endif
+GPUMPI_FN static inline int gp_flag(int f) { return *gp_rank_flags() & f; }
+GPUMPI_FN static inline void gp_flag_set(int f, int on)
+{
+    uint8_t *p = gp_rank_flags();
+    *p = on ? (uint8_t)(*p | f) : (uint8_t)(*p & ~f);
+}
 #endif
 
 #endif
