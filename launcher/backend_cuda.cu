@@ -32,13 +32,14 @@ __global__ void gp_rank_kernel(int nranks, int service)
     int rank = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (rank >= nranks) return;
     gp_globals_bases[threadIdx.x] = gp_world_ptr->globals + (size_t)rank * gp_world_ptr->globals_stride;
-    *gp_rank_flags() = 0;
+    gp_rank_chip none = {0, 0};
+    *gp_chip() = none;
     gp_rank_run();
 }
 
 /* Dynamic shared memory of a block: one globals-block pointer per rank,
- * then one byte of flags per rank (gp_rank_flags). */
-static size_t rank_smem(int block) { return (sizeof(char *) + 1) * (size_t)block; }
+ * then each rank's gp_rank_chip. */
+static size_t rank_smem(int block) { return (sizeof(char *) + sizeof(gp_rank_chip)) * (size_t)block; }
 
 __global__ void gp_clock_origin_kernel(gp_world *w) { w->t0_ns = gp_clock_ns(); }
 

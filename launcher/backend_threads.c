@@ -22,7 +22,7 @@ extern gp_world_hot gp_hot;
 extern char **environ;
 void gp_rank_run(void);
 __thread int gp_threads_rank;
-__thread uint8_t gp_threads_rank_flags;
+__thread gp_rank_chip gp_threads_chip;
 __thread char *gp_threads_globals_base;
 
 /* A fault in a rank (the threads backend's "device fault") ends the job

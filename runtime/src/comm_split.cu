@@ -53,6 +53,7 @@ GPUMPI_FN static void gp_atomic_max_int(uint32_t *p, int v)
 GPUMPI_FN static void gp_wait_for(uint32_t *p, uint32_t want)
 {
     unsigned spins = 0;
+    gp_hand_back();
     while (gp_load_acquire(p) != want) gp_pause(&spins);
 }
 

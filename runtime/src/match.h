@@ -20,12 +20,13 @@
 /* A sender pushes an envelope onto dest_world's inbox with one exchange,
  * no load first: the envelope goes in as the newest, and only then links
  * to the one it displaced, so its link reads GP_MSG_LINKING for the few
- * cycles in between (the receiver waits for it in gp_msg_older). */
+ * cycles in between (the receiver waits for it in gp_msg_older). The
+ * caller has made a release fence after filling the envelope (and set
+ * m->next to GP_MSG_LINKING before it). */
 #define GP_MSG_LINKING ((uint64_t)1)
 GPUMPI_FN static inline void gp_enqueue(int dest_world, gp_msg *m)
 {
-    m->next = (gp_msg *)(uintptr_t)GP_MSG_LINKING;
-    uint64_t older = gp_give64_release(&gp_hot.inbox[dest_world], (uint64_t)(uintptr_t)m);
+    uint64_t older = gp_exchange64_relaxed(&gp_hot.inbox[dest_world], (uint64_t)(uintptr_t)m);
     gp_store_relaxed64((uint64_t *)&m->next, older);
 }
 

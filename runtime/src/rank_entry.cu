@@ -17,6 +17,7 @@ GPUMPI_FN void gp_rank_finish(int code)
     gp_world *w = gp_w();
     int r = gp_thread_rank();
     gp_exit_cleanup(); /* atexit handlers, open files, stdout */
+    gp_hand_back(); /* a received slot its sender may still wait for */
     if (w->block_recs) { /* the watchdog counts this rank out */
         gp_block_rec *rec = &w->block_recs[r];
         rec->code = code;

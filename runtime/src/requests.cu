@@ -429,6 +429,7 @@ GPUMPI_FN int MPI_Request_free(MPI_Request *request)
         gp_req_release(*request);
     else if (q->kind == GP_REQ_SEND) {
         unsigned spins = 0; /* the envelope must come back before the request goes */
+        gp_hand_back();
         while (!gp_poll(*request)) gp_pause(&spins);
         gp_req_release(*request);
     } else {

@@ -233,10 +233,18 @@ GPUMPI_FN int64_t gp_host_rpc(int op, int64_t arg, int64_t arg2, const void *in,
  * publishes the record once the wait has lasted, leave clears it. */
 #define GP_BLOCK_SPINS 256
 GPUMPI_FN void gp_block_check(unsigned spins);
+/* A received slot held back (p2p.cu) goes to its sender before the rank
+ * waits for anything: that sender may be waiting for it. */
+GPUMPI_FN void gp_hand_back_now(void);
+GPUMPI_FN static inline void gp_hand_back(void)
+{
+    if (gp_flag(GP_RF_FREE_LATER)) gp_hand_back_now();
+}
 /* The pause of a wait loop, sleeping at most max_ns (gp_pause_upto); the
  * watchdog looks only every GP_BLOCK_SPINS pauses, so a poll stays cheap. */
 GPUMPI_FN static inline void gp_block_wait_upto(unsigned *spins, unsigned max_ns)
 {
+    gp_hand_back();
     gp_pause_upto(spins, max_ns);
     if (*spins % GP_BLOCK_SPINS == 0) gp_block_check(*spins);
 }

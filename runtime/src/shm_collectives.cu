@@ -51,7 +51,7 @@ GPUMPI_FN void gp_shm_block_init(void)
 GPUMPI_FN static uint32_t gp_block_members(void)
 {
     uint32_t width = (uint32_t)gp_block_width(), first = (uint32_t)gp_block_index() * width;
-    uint32_t n = (uint32_t)gp_w()->nranks - first;
+    uint32_t n = (uint32_t)gp_hot.nranks - first;
     return n < width ? n : width;
 }
 
@@ -93,6 +93,7 @@ GPUMPI_FN __noinline__ static void gp_collective_wait(uint32_t *word, uint64_t *
 {
     unsigned spins = 0;
     int told = gp_hot.stats != 0, passive = !gp_progress_wanted();
+    gp_hand_back();
     if (told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
     while (gate ? !gp_gate_wait(gate, gen & 1, passive ? 20000 : 1000) : gp_load_acquire(word) != gen + 1) {
         /* a rank with no receive posted and no nonblocking collective in
@@ -225,7 +226,7 @@ GPUMPI_FN static void gp_block_publish(uint32_t gen, const uint64_t *v, int word
  * 42 us up to 4 us, 46 us up to 1 us). */
 GPUMPI_FN static __forceinline__ void gp_gate_pass(uint64_t *gate, uint32_t gen, const char *fn)
 {
-    if (!gp_hot.stats && !gp_progress_wanted())
+    if (!gp_hot.stats && !gp_flag(GP_RF_POSTED | GP_RF_COLL | GP_RF_FREE_LATER))
         for (int i = 0; i < 4; i++)
             if (gp_gate_wait(gate, gen & 1, 20000)) return;
     gp_collective_wait(0, gate, gen, fn);
@@ -253,7 +254,7 @@ GPUMPI_FN __noinline__ static void gp_shm_barrier_climb(uint32_t gen)
  * instruction). */
 GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
 {
-    if (comm != MPI_COMM_WORLD || !gp_flag(GP_RF_INIT) || !gp_w()->tree.values) return gp_barrier_call(0, comm);
+    if (comm != MPI_COMM_WORLD || !gp_flag(GP_RF_INIT)) return gp_barrier_call(0, comm);
     uint32_t gen = gp_block_load_acquire(&gp_blk.release);
     if (gp_block_take_ticket(&gp_blk.count) == gp_block_members() - 1)
         gp_shm_barrier_climb(gen);
@@ -362,7 +363,7 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
                                MPI_Comm comm)
 {
     MPI_Datatype basic = gp_type_basic(t);
-    if (comm != MPI_COMM_WORLD || !gp_w()->tree.values || op < MPI_MAX || op > MPI_BXOR || basic == MPI_DATATYPE_NULL)
+    if (comm != MPI_COMM_WORLD || op < MPI_MAX || op > MPI_BXOR || basic == MPI_DATATYPE_NULL)
         return 0;
     size_t bytes = (size_t)count * (size_t)gp_type_size(t);
     int esize = gp_type_size(basic);
@@ -392,7 +393,7 @@ GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_D
                             MPI_Comm comm)
 {
     if (comm != MPI_COMM_WORLD || count != 1 || !gp_reduce_is_known(op, datatype) || recvbuf == MPI_IN_PLACE ||
-        sendbuf == recvbuf || !gp_flag(GP_RF_INIT) || !gp_w()->tree.values)
+        sendbuf == recvbuf || !gp_flag(GP_RF_INIT))
         return gp_allreduce_call(0, sendbuf, recvbuf, count, datatype, op, comm);
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     int wide = datatype == MPI_DOUBLE || datatype == MPI_LONG;

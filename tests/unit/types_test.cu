@@ -23,7 +23,7 @@
 gp_world *gp_world_ptr;
 gp_world_hot gp_hot;
 __thread int gp_threads_rank;
-__thread uint8_t gp_threads_rank_flags;
+__thread gp_rank_chip gp_threads_chip;
 static int raised;
 
 int gp_err(MPI_Comm, const char *fn, int errclass, const char *fmt, ...)

@@ -135,7 +135,7 @@ typedef struct gp_line_buf {
 
 typedef struct gp_rank {
     uint32_t arrived;   /* messages moved here from the inbox so far: the next one's seq */
-    uint32_t next_slot; /* where the sender starts looking for a free slot */
+    struct gp_msg *free_later; /* a received slot not yet handed back (GP_RF_FREE_LATER, p2p.cu) */
     int init_state;     /* 0 before MPI_Init, 1 inside, 2 after MPI_Finalize */
     struct gp_req *reqs;/* this rank's requests (requests.cu); handle = index + 1 */
     int nreqs, cap_reqs;
@@ -276,31 +276,36 @@ typedef struct gp_world_hot {
 } gp_world_hot;
 extern GPUMPI_CONST_VAR gp_world_hot gp_hot;
 
-/* A rank's flags that MPI calls test on their way in (inside MPI_Init..
- * MPI_Finalize? anything for gp_progress to move?) and the watchdog's
- * "published" mark, kept on chip: in the block's dynamic shared memory
- * after the per-thread globals pointers (launcher), thread-local on the
- * threads backend. Each rank writes only its own. In the rank's gp_rank
- * they cost a load from L2, or from DRAM at full occupancy (270,336 ranks'
- * gp_rank do not fit in L2), per call and rank. */
+/* The part of a rank's own state that its MPI calls read on every call,
+ * kept on chip: in the block's dynamic shared memory after the per-thread
+ * globals pointers (launcher), thread-local on the threads backend. In the
+ * rank's gp_rank each costs a load from L2, or from DRAM at full occupancy
+ * (270,336 ranks' gp_rank do not fit in L2), per call and rank; and a
+ * device-scope acquire empties L1, so even a rank's recent reads of its
+ * gp_rank go back to L2. Each rank touches only its own. */
 enum {
-    GP_RF_INIT = 1,      /* inside MPI_Init..MPI_Finalize (gp_rank.init_state == 1) */
-    GP_RF_POSTED = 2,    /* receives are posted (gp_rank.posted_head != 0) */
-    GP_RF_COLL = 4,      /* nonblocking collectives are in flight (gp_rank.coll_head != 0) */
-    GP_RF_PUBLISHED = 8, /* the watchdog record says "blocked" (watchdog.cu) */
+    GP_RF_INIT = 1,       /* inside MPI_Init..MPI_Finalize (gp_rank.init_state == 1) */
+    GP_RF_POSTED = 2,     /* receives are posted (gp_rank.posted_head != 0) */
+    GP_RF_COLL = 4,       /* nonblocking collectives are in flight (gp_rank.coll_head != 0) */
+    GP_RF_PUBLISHED = 8,  /* the watchdog record says "blocked" (watchdog.cu) */
+    GP_RF_FREE_LATER = 16,/* gp_rank.free_later holds a slot to hand back (p2p.cu) */
 };
+typedef struct gp_rank_chip {
+    uint8_t flags;     /* GP_RF_* */
+    uint8_t next_slot; /* where the rank's next send starts looking for a free slot */
+} gp_rank_chip;
 #if defined(GPUMPI_CUDA)
 extern __shared__ char *gp_globals_bases[];
-GPUMPI_FN static inline uint8_t *gp_rank_flags(void) { return (uint8_t *)(gp_globals_bases + blockDim.x) + threadIdx.x; }
+GPUMPI_FN static inline gp_rank_chip *gp_chip(void) { return (gp_rank_chip *)(gp_globals_bases + blockDim.x) + threadIdx.x; }
 #else
-extern __thread uint8_t gp_threads_rank_flags;
-static inline uint8_t *gp_rank_flags(void) { return &gp_threads_rank_flags; }
+extern __thread gp_rank_chip gp_threads_chip;
+static inline gp_rank_chip *gp_chip(void) { return &gp_threads_chip; }
 #endif
-GPUMPI_FN static inline int gp_flag(int f) { return *gp_rank_flags() & f; }
+GPUMPI_FN static inline int gp_flag(int f) { return gp_chip()->flags & f; }
 GPUMPI_FN static inline void gp_flag_set(int f, int on)
 {
-    uint8_t *p = gp_rank_flags();
-    *p = on ? (uint8_t)(*p | f) : (uint8_t)(*p & ~f);
+    gp_rank_chip *c = gp_chip();
+    c->flags = on ? (uint8_t)(c->flags | f) : (uint8_t)(c->flags & ~f);
 }
 #endif
 
