@@ -35,7 +35,15 @@ __global__ void costs(double *out)
     int loc[2] = {k, 0};
     MEASURE(11, far_call_ptr(loc); loc[0] = loc[1])
     MEASURE(12, v += c[(v & 1) * 32]; v += c[64 + (v & 1)]; v += c[128 + (v & 1)])        /* 3 dependent L1 loads */
-    out[13] = (double)(v + k + loc[0]);
+    volatile unsigned long long stk[32]; /* indexed by a loaded value: local memory, not registers */
+    for (int i = 0; i < 32; i++) stk[i] = i & 1;
+    MEASURE(13, v += stk[v & 7]; v += stk[8 + (v & 7)])                                  /* 2 dependent stack loads */
+    MEASURE(14, v += dref(c[(v & 1) * 32]).load(cuda::memory_order_acquire); v += stk[v & 7]; v += stk[8 + (v & 7)])
+    MEASURE(15, v += dref(c[(v & 1) * 32]).load(cuda::memory_order_acquire);
+            asm volatile("prefetch.global.L1 [%0];" ::"l"(c + 64)); asm volatile("prefetch.global.L1 [%0];" ::"l"(c + 128));
+            v += c[64 + (v & 1)]; v += c[128 + (v & 1)])
+    MEASURE(16, v += dref(c[(v & 1) * 32]).load(cuda::memory_order_acquire); v += c[64 + (v & 1)]; v += c[128 + (v & 1)])
+    out[17] = (double)(v + k + loc[0]);
 }
 
 int main()
@@ -44,14 +52,16 @@ int main()
                            "acquire load + 2 dependent plain loads", "release store", "CAS release",
                            "exchange acq_rel", "fetch_add relaxed", "__threadfence", "store + __threadfence",
                            "call to a __noinline__ function", "call with a local-memory argument",
-                           "3 dependent plain loads"};
-    double *d, h[14];
+                           "3 dependent plain loads", "2 dependent stack (local) loads",
+                           "acquire load + 2 dependent stack loads", "acquire + 2 prefetched dependent loads",
+                           "acquire + the same 2 dependent loads"};
+    double *d, h[18];
     cudaMalloc(&d, sizeof h);
     for (int pass = 0; pass < 2; pass++) costs<<<1, 1>>>(d); /* the first pass warms the code */
     cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
     int clk;
     cudaDeviceGetAttribute(&clk, cudaDevAttrClockRate, 0);
-    for (int i = 0; i < 13; i++)
+    for (int i = 0; i < 17; i++)
         printf("sync_costs: %-40s %7.1f cycles %7.3f us\n", names[i], h[i], h[i] / (clk * 1e-3));
     return 0;
 }
