@@ -52,14 +52,30 @@ static void fail(const char *what, long bytes, long iter, long at, int got, int 
     MPI_Abort(MPI_COMM_WORLD, 3);
 }
 
+/* The k <= 8 bytes at buf as a number, first byte lowest: read all, then
+ * compare once. Compared byte by byte, each read waited for the previous
+ * comparison: on a GPU thread eight trips to memory per message (1.5 us
+ * of the 8-byte half round trip on an H100), not one. */
+static unsigned long long stamp_bytes(const unsigned char *buf, long k)
+{
+    unsigned long long v = 0;
+    for (long i = 0; i < k; i++) v |= (unsigned long long)buf[i] << (8 * i);
+    return v;
+}
+
+static void stamp_mismatch(const char *what, const unsigned char *buf, long at, long k, unsigned long long s, long n,
+                           long iter)
+{
+    for (long i = 0; i < k; i++)
+        if (buf[at + i] != (unsigned char)(s >> (8 * i))) fail(what, n, iter, at + i, buf[at + i], (unsigned char)(s >> (8 * i)));
+}
+
 static void check_stamp(const unsigned char *buf, long n, unsigned long long s, long iter)
 {
-    for (long i = 0; i < 8 && i < n; i++)
-        if (buf[i] != (unsigned char)(s >> (8 * i))) fail("wrong stamp", n, iter, i, buf[i], (unsigned char)(s >> (8 * i)));
-    if (n >= 16)
-        for (long i = 0; i < 8; i++)
-            if (buf[n - 8 + i] != (unsigned char)(s >> (8 * i)))
-                fail("wrong stamp at the end", n, iter, n - 8 + i, buf[n - 8 + i], (unsigned char)(s >> (8 * i)));
+    long k = n < 8 ? n : 8;
+    unsigned long long want = k == 8 ? s : s & ((1ull << (8 * k)) - 1);
+    if (stamp_bytes(buf, k) != want) stamp_mismatch("wrong stamp", buf, 0, k, s, n, iter);
+    if (n >= 16 && stamp_bytes(buf + n - 8, 8) != s) stamp_mismatch("wrong stamp at the end", buf, n - 8, 8, s, n, iter);
 }
 
 /* The bytes between the stamps, after a whole batch. */
