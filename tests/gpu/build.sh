@@ -31,6 +31,12 @@ for path in "$SRC"/tests/conformance/*.c; do
     $LIST "$OUT/conformance/$t" | grep -qx "elf sm_90" || fail "$t has no linked sm_90 machine code"
 done
 note "built $(ls "$OUT/conformance" | wc -l) conformance programs for the GPU"
+# the launcher tests' programs (run.sh runs their cases with these)
+mkdir -p "$OUT/launcher"
+for p in lines endings deadlock file_io hostcall_rt stdin_read clocks_env stats_prog; do
+    "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/launcher/$p.c" -o "$OUT/launcher/$p" || fail "gpumpicc could not build $p for the GPU"
+done
+note "built the launcher tests' programs for the GPU"
 "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/multifile/main.c" "$SRC/tests/programs/multifile/work.c" \
     -o "$OUT/multifile" || fail "gpumpicc could not build two files into one GPU program"
 "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \

@@ -1,52 +1,61 @@
 #!/bin/sh
 # Runs the GPU binaries from build.sh on this machine's GPU with the same
 # checks as the threads backend. Exit 77 (skipped) when there is no GPU.
-#   run.sh BIN_DIR SOURCE_DIR
-B=$1 SRC=$2
+# PARTS (default all of them) runs some: programs (the examples, endings,
+# output, globals, the test project), conformance (every program at 4, 7,
+# 64 and 4096 ranks), largest (16 at the largest resident count), launcher
+# (the launcher's cases). On an H100 the whole takes about 10 minutes:
+# "programs conformance" 3, "largest launcher" 7 (a device command may have
+# to run it in two parts).
+#   run.sh BIN_DIR SOURCE_DIR [PARTS]
+B=$1 SRC=$2 PARTS=${3:-"programs conformance largest launcher"}
+part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
 . "$SRC/tests/e2e/checks.sh"
 if ! nvidia-smi -L >/dev/null 2>&1; then
     echo "skipped: no NVIDIA GPU on this machine (nvidia-smi -L failed)"
     exit 77
 fi
 [ -x "$B/ring" ] || fail "no GPU binaries in $B: run tests/gpu/build.sh first"
-"$B/format_on_gpu" >"$B/format.log" || fail "formatter on the GPU: $(grep FAIL "$B/format.log")"
-note "$(tail -1 "$B/format.log")"
-"$B/libc_on_gpu" 65536 >"$B/libc.log" || fail "C library on the GPU: $(head -25 "$B/libc.log")"
-note "$(tail -1 "$B/libc.log")"
-check_hello "$B/hello" 4
-check_hello "$B/hello" 1000
-check_hellow "$B/hellow" 4
-check_ring "$B/ring" 4 10 -g 2 -b 2
-check_ring "$B/ring" 1000 3
-check_ring "$B/ring" 20000 2
-for n in 4 8; do
-    [ -f "$B/cpi_ref_$n.txt" ] || fail "no CPU MPI reference for cpi with $n ranks (needs mpich at build time)"
-    check_cpi "$B/cpi" $n "$(cat "$B/cpi_ref_$n.txt")"
-done
-check_exit_status "$B/exit_status"
-check_truncate "$B/truncate"
-check_abort "$B/abort"
-check_printmany "$B/printmany" 1024 50
-for n in 2 3 64 1000; do check_p2p "$B/p2p_semantics" $n; done
-check_live_output "$B/live_output"
-check_multifile "$B/multifile" 5
-for n in 1 7 1000; do check_globals "$B/globals" $n; done
-check_envp "$B/main_envp"
-expect_line designators "$B/designators" 64 "designators ok"
-expect_line block_extern "$B/block_extern" 64 "counter 3"
-expect_line static_locals "$B/static_locals" 64 "static locals 11 13 100 101"
-for d in "$B"/project/*/; do # the test project, built three ways: as under MPICH
-    run "$d/sums" ---gpumpi -n 4
-    [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$d/want_sums" || fail "project $d: sums: $(cat "$OUT_TXT" "$ERR_TXT")"
-    run "$d/weights" 3 ---gpumpi -n 4
-    [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$d/want_weights" || fail "project $d: weights: $(cat "$OUT_TXT" "$ERR_TXT")"
-    note "project $(basename "$d"): sums and weights as under MPICH"
-done
+if part programs; then
+    "$B/format_on_gpu" >"$B/format.log" || fail "formatter on the GPU: $(grep FAIL "$B/format.log")"
+    note "$(tail -1 "$B/format.log")"
+    "$B/libc_on_gpu" 65536 >"$B/libc.log" || fail "C library on the GPU: $(head -25 "$B/libc.log")"
+    note "$(tail -1 "$B/libc.log")"
+    check_hello "$B/hello" 4
+    check_hello "$B/hello" 1000
+    check_hellow "$B/hellow" 4
+    check_ring "$B/ring" 4 10 -g 2 -b 2
+    check_ring "$B/ring" 1000 3
+    check_ring "$B/ring" 20000 2
+    for n in 4 8; do
+        [ -f "$B/cpi_ref_$n.txt" ] || fail "no CPU MPI reference for cpi with $n ranks (needs mpich at build time)"
+        check_cpi "$B/cpi" $n "$(cat "$B/cpi_ref_$n.txt")"
+    done
+    check_exit_status "$B/exit_status"
+    check_truncate "$B/truncate"
+    check_abort "$B/abort"
+    check_printmany "$B/printmany" 1024 50
+    for n in 2 3 64 1000; do check_p2p "$B/p2p_semantics" $n; done
+    check_live_output "$B/live_output"
+    check_multifile "$B/multifile" 5
+    for n in 1 7 1000; do check_globals "$B/globals" $n; done
+    check_envp "$B/main_envp"
+    expect_line designators "$B/designators" 64 "designators ok"
+    expect_line block_extern "$B/block_extern" 64 "counter 3"
+    expect_line static_locals "$B/static_locals" 64 "static locals 11 13 100 101"
+    for d in "$B"/project/*/; do # the test project, built three ways: as under MPICH
+        run "$d/sums" ---gpumpi -n 4
+        [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$d/want_sums" || fail "project $d: sums: $(cat "$OUT_TXT" "$ERR_TXT")"
+        run "$d/weights" 3 ---gpumpi -n 4
+        [ $STATUS -eq 0 ] && cmp -s "$OUT_TXT" "$d/want_weights" || fail "project $d: weights: $(cat "$OUT_TXT" "$ERR_TXT")"
+        note "project $(basename "$d"): sums and weights as under MPICH"
+    done
+fi
 # every conformance program at 4, 7, 64 and 4096 ranks, and those that
 # scale also at the largest count that is resident at once; all of them run
 # and the failures are listed together
 failed=""
-for path in "$B"/conformance/*; do
+part conformance && for path in "$B"/conformance/*; do
     t=$(basename "$path")
     for n in 4 7 64 4096; do
         (expect_line $t "$path" $n " No Errors") || failed="$failed $t@$n"
@@ -55,12 +64,19 @@ done
 # (the MPI-1 core's, and every program of the MPI-3.1 additions: issue 9)
 # (nbc_basic takes about 2 minutes there: a nonblocking collective over
 # 270,336 ranks runs its rounds on messages, about 70 ms each on an H100)
-for t in p2p_nonblocking p2p_send_reuse allreduce_small coll_basic comm_split_dup nbc_basic nbc_stress mprobe \
+part largest && for t in p2p_nonblocking p2p_send_reuse allreduce_small coll_basic comm_split_dup nbc_basic nbc_stress mprobe \
     status_request attr_finalize info_comm errh_codes errh_return type_darray_contents graph_topo neighbor_coll; do
     MAX=$(largest_resident "$B/conformance/$t")
     (GPUMPI_TEST_TIMEOUT=400 expect_line $t "$B/conformance/$t" "$MAX" " No Errors") || failed="$failed $t@$MAX"
     note "$t at $MAX ranks"
 done
-[ -z "$failed" ] || fail "conformance programs failed on the GPU:$failed"
-note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks; 16 also at the largest resident count"
-note "GPU: all checks passed"
+# the launcher's cases that need no converter, on the GPU
+part launcher && for c in options endings watchdog files stdin clocks output stats gpu_scale; do
+    (GPUMPI_LAUNCHER_BACKEND=cuda GPUMPI_LAUNCHER_PREBUILT="$B/launcher" sh "$SRC/tests/launcher/run.sh" none "$SRC" $c) ||
+        failed="$failed launcher.$c"
+done
+[ -z "$failed" ] || fail "failed on the GPU:$failed"
+part conformance && note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks"
+part largest && note "conformance: 16 programs No Errors at the largest resident count"
+part launcher && note "launcher: options, endings, watchdog, files, stdin, clocks, output, stats, gpu_scale on the GPU"
+note "GPU: all checks passed ($PARTS)"

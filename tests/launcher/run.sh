@@ -2,7 +2,9 @@
 # Launcher tests: options, every way a job ends, the deadlock watchdog, file
 # I/O, clocks and environment, output integrity and throughput, --stats,
 # gpumpirun. On the threads backend (CTest); on a GPU machine the same with
-# GPUMPI_LAUNCHER_BACKEND=cuda, plus the case gpu_scale.
+# GPUMPI_LAUNCHER_BACKEND=cuda, plus the case gpu_scale; there
+# GPUMPI_LAUNCHER_PREBUILT=DIR takes the programs from DIR (tests/gpu/build.sh
+# builds them; the GPU machine has no converter) instead of building them.
 #   run.sh BUILD_DIR SOURCE_DIR CASE
 BUILD=$1 SRC=$2 CASE=$3
 . "$SRC/tests/e2e/checks.sh"
@@ -20,7 +22,9 @@ run() {
 }
 BACKEND=${GPUMPI_LAUNCHER_BACKEND:-threads}
 build() {
-    if [ "$BACKEND" = cuda ]; then
+    if [ -n "$GPUMPI_LAUNCHER_PREBUILT" ]; then
+        cp "$GPUMPI_LAUNCHER_PREBUILT/$1" "$W/$1" || fail "no prebuilt $1 in $GPUMPI_LAUNCHER_PREBUILT"
+    elif [ "$BACKEND" = cuda ]; then
         "$BUILD/bin/gpumpicc" -O2 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c for the GPU"
     else
         "$BUILD/bin/gpumpicc" --backend=threads -O1 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c"
@@ -193,7 +197,7 @@ output)
     status_is "64 x 1000 lines" 0
     check_lines "$OUT_TXT" || fail "output: $(cat "$W/why")"
     rate=$(awk -v s="$start" -v e="$end" 'BEGIN { printf "%.0f", 64000 / (e - s) }')
-    note "output: 64 ranks x 1000 lines, none lost, torn or out of order; $rate lines/s end to end (threads backend, launch included); $(cat "$ERR_TXT")"
+    note "output: 64 ranks x 1000 lines, none lost, torn or out of order; $rate lines/s end to end ($BACKEND backend, launch included); $(cat "$ERR_TXT")"
     run "$W/lines" 200 stderr ---gpumpi -n 64
     status_is "64 x 200 stderr lines" 0
     grep -v "^lines: " "$ERR_TXT" >"$W/err_lines"
