@@ -71,7 +71,7 @@ static void floats(void)
     CHECK(memcmp(out, first, sizeof out) == 0, "allreduce in place differs");
     /* scan and reduce_scatter_block, repeated */
     float sfirst[N], sout[N];
-    float *rin = malloc(sizeof(float) * 4 * size), rfirst[4], rout[4];
+    float *rin = mt_alloc(sizeof(float) * 4 * size), rfirst[4], rout[4];
     for (int i = 0; i < 4 * size; i++) rin[i] = fvalue(rank, i + 7);
     for (int rep = 0; rep < REPS; rep++) {
         jitter(rep + 2);
@@ -85,7 +85,7 @@ static void floats(void)
     free(rin);
     /* a large vector (reductions of large vectors may take other algorithms) */
     int big = 8192;
-    float *bin = malloc(sizeof(float) * big), *bout = malloc(sizeof(float) * big), *bfirst = malloc(sizeof(float) * big);
+    float *bin = mt_alloc(sizeof(float) * big), *bout = mt_alloc(sizeof(float) * big), *bfirst = mt_alloc(sizeof(float) * big);
     for (int i = 0; i < big; i++) bin[i] = fvalue(rank, i);
     for (int rep = 0; rep < 4; rep++) {
         jitter(rep);
@@ -93,7 +93,7 @@ static void floats(void)
         if (rep == 0) memcpy(bfirst, bout, sizeof(float) * big);
         CHECK(memcmp(bfirst, bout, sizeof(float) * big) == 0, "large allreduce float sum differs in repetition %d", rep);
     }
-    float *rfirst_big = malloc(sizeof(float) * big);
+    float *rfirst_big = mt_alloc(sizeof(float) * big);
     for (int rep = 0; rep < 4; rep++) {
         jitter(rep + 1);
         MPI_Reduce(bin, bout, big, MPI_FLOAT, MPI_SUM, size - 1, MPI_COMM_WORLD);
@@ -195,7 +195,7 @@ static void noncommutative(void)
             ok &= out[2 * i] == want[0] && out[2 * i + 1] == want[1];
         }
     CHECK(ok, "non-commutative exscan is not in rank order");
-    unsigned *rin = malloc(sizeof(unsigned) * 2 * size), rout[2];
+    unsigned *rin = mt_alloc(sizeof(unsigned) * 2 * size), rout[2];
     for (int r = 0; r < size; r++) map_of(rank, r, &rin[2 * r]);
     MPI_Reduce_scatter_block(rin, rout, 1, pair, op, MPI_COMM_WORLD);
     expected(0, size, rank, want);

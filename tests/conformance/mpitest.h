@@ -8,6 +8,7 @@
 #define MPITEST_H
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 static int errors;     /* this rank's failed checks */
 static int rank, size; /* in MPI_COMM_WORLD, set by mt_init (or by the test itself) */
@@ -32,6 +33,21 @@ static void mt_init(int *argc, char ***argv)
     MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
+}
+
+/* malloc that ends the job with the reason when memory runs out: a test
+ * whose memory grows with the rank count cannot run at hundreds of
+ * thousands of ranks on one GPU, and should say so, not fault */
+static inline void *mt_alloc(size_t bytes)
+{
+    void *p = malloc(bytes);
+    if (!p && bytes) {
+        printf("rank %d: cannot allocate %zu bytes (this test's memory grows with the rank count: run it with "
+               "fewer ranks)\n", rank, bytes);
+        fflush(stdout);
+        MPI_Abort(MPI_COMM_WORLD, 2);
+    }
+    return p;
 }
 
 /* the final report, then MPI_Finalize; main returns what this returns */
