@@ -43,6 +43,25 @@ GPUMPI_FN static inline gp_msg *gp_msg_older(gp_msg *m)
  * collectives talk to ranks a power of two apart). */
 GPUMPI_FN static inline int gp_uq_bucket(int src_world) { return (int)(((uint32_t)src_world * 0x9E3779B1u) >> 29); }
 
+/* A private list given by its head and tail: append m (its link cleared
+ * already), or take out m, whose predecessor is prev (NULL: m is first). */
+GPUMPI_FN static inline void gp_uq_append(gp_msg *&head, gp_msg *&tail, gp_msg *m)
+{
+    if (tail)
+        tail->next = m;
+    else
+        head = m;
+    tail = m;
+}
+GPUMPI_FN static inline void gp_uq_unlink(gp_msg *&head, gp_msg *&tail, gp_msg *prev, gp_msg *m)
+{
+    if (prev)
+        prev->next = m->next;
+    else
+        head = m->next;
+    if (tail == m) tail = prev;
+}
+
 /* Moves what has arrived onto the private lists, in arrival order. List
  * `mine` (or none, -1) is the caller's, in head/tail: the inbox's acquire
  * empties L1, so private state read after it costs a trip to L2 or DRAM
@@ -64,19 +83,10 @@ GPUMPI_FN static inline void gp_drain_into(gp_rank *r, int mine, gp_msg *&head, 
         int b = gp_uq_bucket(m->src);
         m->seq = seq++;
         m->next = 0;
-        if (b == mine) {
-            if (tail)
-                tail->next = m;
-            else
-                head = m;
-            tail = m;
-        } else {
-            if (r->uq_tail[b])
-                r->uq_tail[b]->next = m;
-            else
-                r->uq_head[b] = m;
-            r->uq_tail[b] = m;
-        }
+        if (b == mine)
+            gp_uq_append(head, tail, m);
+        else
+            gp_uq_append(r->uq_head[b], r->uq_tail[b], m);
         m = next;
     }
     r->arrived = seq;
@@ -165,20 +175,14 @@ GPUMPI_FN static inline gp_msg *gp_take_match(int src_world, int tag, int ctx, c
         gp_msg *head = r->uq_head[b], *tail = r->uq_tail[b];
         gp_drain_into(r, b, head, tail);
         m = gp_uq_find(head, src_world, tag, ctx, 0, 0, &prev);
-        if (m) {
-            if (prev)
-                prev->next = m->next;
-            else
-                head = m->next;
-            if (tail == m) tail = prev;
-        }
+        if (m) gp_uq_unlink(head, tail, prev, m);
         r->uq_head[b] = head;
         r->uq_tail[b] = tail;
         return m;
     }
     if (!before) gp_drain_inbox(r);
     m = gp_uq_oldest(r, src_world, tag, ctx, before, &b, &prev);
-    if (m) {
+    if (m) { /* gp_uq_unlink spelled out: through it, ptxas gives gp_recv_typed 16 more bytes of stack */
         if (prev)
             prev->next = m->next;
         else

@@ -102,10 +102,8 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
  * anything (gp_hand_back): its sender may be waiting for it. */
 GPUMPI_FN static void gp_free_later(gp_msg *m)
 {
-    gp_rank *r = gp_self();
-    if (gp_flag(GP_RF_FREE_LATER))
-        gp_store_release(&r->free_later->state, GP_SLOT_FREE); /* its fence also covers the reads of m */
-    r->free_later = m;
+    gp_hand_back(); /* the slot held until now: its fence also covers the reads of m */
+    gp_self()->free_later = m;
     gp_flag_set(GP_RF_FREE_LATER, 1);
 }
 
