@@ -33,8 +33,9 @@ done
 note "built $(ls "$OUT/conformance" | wc -l) conformance programs for the GPU"
 # the launcher tests' programs (run.sh runs their cases with these)
 mkdir -p "$OUT/launcher"
-for p in lines endings deadlock file_io hostcall_rt stdin_read clocks_env stats_prog; do
-    "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/launcher/$p.c" -o "$OUT/launcher/$p" || fail "gpumpicc could not build $p for the GPU"
+for path in "$SRC"/tests/launcher/*.c; do
+    p=$(basename "$path" .c)
+    "$BUILD/bin/gpumpicc" -O2 "$path" -o "$OUT/launcher/$p" || fail "gpumpicc could not build $p for the GPU"
 done
 note "built the launcher tests' programs for the GPU"
 "$BUILD/bin/gpumpicc" -O2 "$SRC/tests/programs/multifile/main.c" "$SRC/tests/programs/multifile/work.c" \
