@@ -28,6 +28,8 @@ typedef struct gp_block_tree {
     uint64_t release_gate;           /* opens when `release` moves on */
     uint32_t count;                  /* ranks of this block inside the current collective */
     uint32_t parts;                  /* warps that have left their partial value */
+    uint32_t warp_in[32];            /* one-word allreduce: lanes of each warp in, when they came apart */
+    uint32_t word_gen;               /* one-word allreduces finished (they tag the tree's words) */
     uint32_t release;                /* generation: the collective is complete */
     uint64_t part[32][GP_WORDS];     /* each warp's combined value */
     uint64_t result[GP_WORDS];
@@ -78,38 +80,69 @@ GPUMPI_FN static gp_lanes gp_lanes_alone(void)
     return g;
 }
 
-/* Waits for *word to reach gen + 1 (on-chip: for the gate that opens with
- * it), keeping this rank's receives and
- * nonblocking collectives moving: a peer that has not arrived yet may be
- * waiting in a synchronous send for one of them, or in a wait for this
- * rank's part of a collective. The watchdog hears of the wait (as `fn` on MPI_COMM_WORLD)
- * only once it has lasted GP_BLOCK_SPINS pauses, unless --stats times
- * every call: telling it at every call (even with gp_block_enter/leave
- * inline) made a barrier 1.28 -> 1.40 us at 4 ranks and 54 -> 213 us at
- * 270,336 on an H100. At a gate a rank sleeps until it opens, or for a
- * while if it has something to keep moving; global words (one waiter per
- * block) are polled with short sleeps. */
+/* Waiting in a collective, keeping this rank's receives and nonblocking
+ * collectives moving: a peer that has not arrived yet may be waiting in a
+ * synchronous send for one of them, or in a wait for this rank's part of
+ * a collective. The watchdog hears of the wait (as `fn` on
+ * MPI_COMM_WORLD) only once it has lasted GP_BLOCK_SPINS pauses, unless
+ * --stats times every call: telling it at every call (even with
+ * gp_block_enter/leave inline) made a barrier 1.28 -> 1.40 us at 4 ranks
+ * and 54 -> 213 us at 270,336 on an H100. At a gate a rank sleeps until
+ * it opens, or for a while if it has something to keep moving; global
+ * words (one waiter per block) are polled with short sleeps. */
+typedef struct gp_coll_waiting {
+    unsigned spins;
+    int told, passive;
+    const char *fn;
+} gp_coll_waiting;
+
+GPUMPI_FN static __forceinline__ gp_coll_waiting gp_coll_wait_begin(const char *fn)
+{
+    gp_coll_waiting w = {0, gp_hot.stats != 0, !gp_progress_wanted(), fn};
+    gp_hand_back();
+    if (w.told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
+    return w;
+}
+
+/* After a look that found it not yet done; at a gate the look slept. */
+GPUMPI_FN static __forceinline__ void gp_coll_wait_step(gp_coll_waiting *w, int at_gate)
+{
+    /* a rank with no receive posted and no nonblocking collective in
+     * flight has nothing to keep moving */
+    if (!w->passive) gp_progress();
+    if (at_gate)
+        w->spins++;
+    else
+        gp_pause_upto(&w->spins, 256);
+    if (w->spins % GP_BLOCK_SPINS == 0) {
+        if (!w->told) gp_block_enter(w->fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
+        w->told = 1;
+        gp_block_check(w->spins);
+    }
+}
+
+GPUMPI_FN static __forceinline__ void gp_coll_wait_end(gp_coll_waiting *w)
+{
+    if (w->told) gp_block_leave();
+}
+
+/* Waits for *word to reach gen + 1 (on-chip: for the gate that opens with it). */
 GPUMPI_FN __noinline__ static void gp_collective_wait(uint32_t *word, uint64_t *gate, uint32_t gen, const char *fn)
 {
-    unsigned spins = 0;
-    int told = gp_hot.stats != 0, passive = !gp_progress_wanted();
-    gp_hand_back();
-    if (told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
-    while (gate ? !gp_gate_wait(gate, gen & 1, passive ? 20000 : 1000) : gp_load_acquire(word) != gen + 1) {
-        /* a rank with no receive posted and no nonblocking collective in
-         * flight has nothing to keep moving */
-        if (!passive) gp_progress();
-        if (gate)
-            spins++;
-        else
-            gp_pause_upto(&spins, 256);
-        if (spins % GP_BLOCK_SPINS == 0) {
-            if (!told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
-            told = 1;
-            gp_block_check(spins);
-        }
-    }
-    if (told) gp_block_leave();
+    gp_coll_waiting w = gp_coll_wait_begin(fn);
+    while (gate ? !gp_gate_wait(gate, gen & 1, w.passive ? 20000 : 1000) : gp_load_acquire(word) != gen + 1)
+        gp_coll_wait_step(&w, gate != 0);
+    gp_coll_wait_end(&w);
+}
+
+/* Waits for the tag of *t to reach tag, and returns its value. */
+GPUMPI_FN __noinline__ static uint64_t gp_tagged_wait(gp_tagged *t, uint64_t tag, const char *fn)
+{
+    gp_coll_waiting w = gp_coll_wait_begin(fn);
+    gp_tagged got;
+    while ((got = gp_tagged_get(t)).tag != tag) gp_coll_wait_step(&w, 0);
+    gp_coll_wait_end(&w);
+    return got.value;
 }
 
 /* What a combine does: count elements of basic type t in `words` 64-bit
@@ -205,6 +238,66 @@ GPUMPI_FN static __forceinline__ void gp_tree_climb(gp_lanes g, uint32_t gen, ui
     while (carried > 0) gp_store_release(&tr->release[path[--carried]], gen + 1);
 }
 
+/* gp_tree_climb for one word: each input's value, and the result sent
+ * back to it, travel as tagged words (the tag: the number of the
+ * collective), so a climber's value and its arrival are two independent
+ * atomics, not a store, a release and a count, and the result comes down
+ * in the word its waiter polls, not after it. Each waiter polls a word of
+ * its own (the carrier's lanes write them at once): 31 waiters polling one
+ * word would queue at it. The counts only grow, by the node's inputs per
+ * collective: nobody resets them, so no release orders a reset before the
+ * next collective's arrivals. Lane 0 of g ends with the result; k is the
+ * number of one-word allreduces finished. */
+GPUMPI_FN static __forceinline__ void gp_tree_climb_word(gp_lanes g, uint32_t k, uint64_t *v, gp_combine_op c)
+{
+    gp_tree *tr = &gp_w()->tree;
+    uint32_t block = (uint32_t)gp_block_index();
+    uint64_t tag = (uint64_t)k + 1;
+    int level = 0;
+    for (; level < tr->levels; level++) {
+        uint32_t idx = block >> (GP_TREE_FANIN_BITS * level), first = idx & ~(uint32_t)(GP_TREE_FANIN - 1);
+        uint32_t members = tr->inputs[level] - first < GP_TREE_FANIN ? tr->inputs[level] - first : GP_TREE_FANIN;
+        gp_tagged *in = tr->word_in + tr->value_base[level] + first;
+        uint32_t old = 0, at = tr->node_base[level] + (idx >> GP_TREE_FANIN_BITS);
+        if (g.me == 0) {
+            gp_tagged_put(&in[idx - first], *v, tag);
+            old = gp_fetch_add_relaxed(&tr->word_counts[at], 1);
+        }
+        old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
+        if (old != (k + 1) * members - 1) { /* someone else carries this node up */
+            if (g.me == 0) *v = gp_tagged_wait(&tr->word_down[tr->value_base[level] + idx], tag, "MPI_Allreduce");
+            break;
+        }
+        /* every input has counted in; a value may still be on its way */
+        if (g.size == 32) {
+            if (g.me < (int)members) {
+                gp_tagged t;
+                unsigned spins = 0;
+                while ((t = gp_tagged_get(&in[g.me])).tag != tag) gp_pause(&spins);
+                *v = t.value;
+            }
+            gp_pairwise_lanes(g, (int)members, v, c);
+        } else if (g.me == 0) { /* alone: pair them in the block's part slots, free until the release */
+            for (uint32_t j = 0; j < members; j++) {
+                gp_tagged t;
+                unsigned spins = 0;
+                while ((t = gp_tagged_get(&in[j])).tag != tag) gp_pause(&spins);
+                gp_blk.part[j][0] = t.value;
+            }
+            gp_pairwise_alone((char *)gp_blk.part, sizeof gp_blk.part[0], (int)members, c);
+            *v = gp_blk.part[0][0];
+        }
+    }
+    /* the result back to the inputs of every node this rank carried */
+    uint64_t r = gp_warp_shfl64(g.mask, *v, g.leader);
+    while (level-- > 0) {
+        uint32_t first = (block >> (GP_TREE_FANIN_BITS * level)) & ~(uint32_t)(GP_TREE_FANIN - 1);
+        uint32_t members = tr->inputs[level] - first < GP_TREE_FANIN ? tr->inputs[level] - first : GP_TREE_FANIN;
+        for (int j = g.me; j < (int)members; j += g.size)
+            gp_tagged_put(&tr->word_down[tr->value_base[level] + first + j], r, tag);
+    }
+}
+
 /* Ends the collective for the block: the result (if any) where every rank
  * of the block reads it, then the release. */
 GPUMPI_FN static void gp_block_publish(uint32_t gen, const uint64_t *v, int words)
@@ -264,14 +357,13 @@ GPUMPI_FN int MPI_Barrier(MPI_Comm comm)
     return MPI_SUCCESS;
 }
 
-/* The allreduce in steps. Every rank of the block arrives (so none of them
- * is waiting on anything outside this call) before any lane waits on
- * another in a shuffle. Then warps combine, each warp's lane 0 leaves its
- * part, warp 0 combines the parts and climbs (gp_shm_allreduce_top), the
- * others wait for the release and read the result. gp_shm_allreduce_run
- * takes these steps for any value, MPI_Allreduce below for one word
- * without touching the stack: the same steps on the same block state, so
- * either may follow the other. */
+/* The allreduce of a value of more than one word, in steps. Every rank of
+ * the block arrives (so none of them is waiting on anything outside this
+ * call) before any lane waits on another in a shuffle. Then warps combine,
+ * each warp's lane 0 leaves its part, warp 0 combines the parts and climbs
+ * (gp_shm_allreduce_top), the others wait for the release and read the
+ * result. One word takes a shorter way (gp_shm_allreduce_word below) on
+ * the same block state, so either may follow the other. */
 GPUMPI_FN static __forceinline__ uint32_t gp_allreduce_arrive(void)
 {
     uint32_t gen = gp_block_load_acquire(&gp_blk.release);
@@ -308,18 +400,10 @@ GPUMPI_FN static __forceinline__ void gp_allreduce_top_body(uint64_t *v, gp_comb
     }
 }
 
-/* Out of line (only warp 0 comes here): any value, and one element of a
- * type gp_reduce_known applies, passed by value so that it stays in a
- * register on the caller's side. */
+/* Out of line: only warp 0 comes here. */
 GPUMPI_FN __noinline__ static void gp_shm_allreduce_top(uint64_t *v, gp_combine_op c, uint32_t gen)
 {
     gp_allreduce_top_body(v, c, gen);
-}
-GPUMPI_FN __noinline__ static void gp_shm_allreduce_top_word(uint64_t v, MPI_Datatype t, MPI_Op op, uint32_t gen)
-{
-    uint64_t w[1] = {v};
-    gp_combine_op c = {op, t, 1, 1, 1};
-    gp_allreduce_top_body(w, c, gen);
 }
 
 GPUMPI_FN static __forceinline__ void gp_shm_allreduce_run(uint64_t *v, gp_combine_op c)
@@ -335,20 +419,116 @@ GPUMPI_FN static __forceinline__ void gp_shm_allreduce_run(uint64_t *v, gp_combi
     }
     if (warp != 0)
         gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
-    else if (c.known && c.words == 1 && c.count == 1)
-        gp_shm_allreduce_top_word(v[0], c.t, c.op, gen);
     else
         gp_shm_allreduce_top(v, c, gen);
     for (int k = 0; k < c.words; k++) v[k] = gp_blk.result[k];
     gp_warp_converge(gp_lanes_mask(in_warp));
 }
 
-/* One element of a type gp_reduce_known applies: with the combine a
- * constant, gp_shm_allreduce_run keeps it in a register. */
-GPUMPI_FN static __forceinline__ uint64_t gp_shm_allreduce_word(uint64_t v, MPI_Datatype t, MPI_Op op)
+/* A value of one word needs no arrival gate. A warp whose lanes all came
+ * in together (the usual case: every collective here lets its warps out
+ * converged) combines by shuffles at once: none of its lanes can be
+ * waiting on anything outside the call. Lanes that came in apart each
+ * leave their operand in their gp_rank, and the group that completes the
+ * warp combines them alone, in the same pairing (gp_allreduce_word_apart).
+ * Either way one lane leaves the warp's part, and the warp that leaves the
+ * block's last part carries the block up the tree: every other rank
+ * sleeps once, at the release gate. (The gate before the shuffles cost a
+ * second sleep, and the block waited for warp 0 to wake and see the
+ * parts.) Only the carrier and lanes that came apart call out of line:
+ * every rank that calls a function that big pays its register saves on
+ * the stack (MPI_Allreduce over 270,336 ranks: 53 against 20 us). */
+GPUMPI_FN static __forceinline__ uint64_t gp_allreduce_word_carry_body(uint64_t v, gp_combine_op c, uint32_t gen,
+                                                                        gp_lanes g)
+{
+    int warps = ((int)gp_block_members() + 31) / 32;
+    gp_warp_converge(g.mask); /* the carrier's acquire of the parts, for every lane */
+    if (g.me == 0) {
+        gp_blk.parts = 0;
+        gp_gate_open(&gp_blk.arrived_gate); /* nobody waits, but its phases count every collective */
+    }
+    gp_combine_children(g, (char *)gp_blk.part, warps, &v, c);
+    uint32_t k = gp_blk.word_gen;
+    gp_tree_climb_word(g, k, &v, c);
+    if (g.me == 0) {
+        gp_blk.word_gen = k + 1;
+        gp_block_publish(gen, &v, 1);
+        return v;
+    }
+    gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
+    return gp_blk.result[0];
+}
+/* Any word; and one element of a type gp_reduce_known applies, whose
+ * combine, a constant, keeps the carrier's values in registers. */
+GPUMPI_FN __noinline__ static uint64_t gp_allreduce_word_carry(uint64_t v, gp_combine_op c, uint32_t gen, gp_lanes g)
+{
+    return gp_allreduce_word_carry_body(v, c, gen, g);
+}
+GPUMPI_FN __noinline__ static uint64_t gp_allreduce_word_carry_known(uint64_t v, MPI_Datatype t, MPI_Op op, uint32_t gen,
+                                                                     gp_lanes g)
 {
     gp_combine_op c = {op, t, 1, 1, 1};
-    gp_shm_allreduce_run(&v, c);
+    return gp_allreduce_word_carry_body(v, c, gen, g);
+}
+GPUMPI_FN static __forceinline__ uint64_t gp_allreduce_word_carry_any(uint64_t v, gp_combine_op c, uint32_t gen,
+                                                                      gp_lanes g)
+{
+    if (c.known && c.count == 1) return gp_allreduce_word_carry_known(v, c.t, c.op, gen, g);
+    return gp_allreduce_word_carry(v, c, gen, g);
+}
+
+/* Leaves the warp's part (in v of g's first lane); 1 if it was the
+ * block's last, and the lanes of g are to carry the block up. */
+GPUMPI_FN static __forceinline__ int gp_allreduce_leave_part(uint64_t v, gp_lanes g)
+{
+    uint32_t old = 0;
+    if (g.me == 0) {
+        gp_blk.part[gp_block_thread() / 32][0] = v;
+        old = gp_block_fetch_add(&gp_blk.parts, 1);
+    }
+    old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
+    return old == ((uint32_t)gp_block_members() + 31) / 32 - 1;
+}
+
+GPUMPI_FN __noinline__ static uint64_t gp_allreduce_word_apart(uint64_t v, gp_combine_op c, uint32_t gen, unsigned here)
+{
+    int lane = gp_lane_id(), in_warp = gp_warp_members(), leader = gp_lowest_bit(here), n = gp_count_bits(here);
+    gp_rank *first = gp_self() - lane;
+    uint32_t *in = &gp_blk.warp_in[gp_block_thread() / 32];
+    gp_self()->coll_word = v;
+    gp_warp_converge(here); /* the group's operands before its count */
+    uint32_t old = 0;
+    if (lane == leader) old = gp_block_fetch_add(in, (uint32_t)n);
+    old = (uint32_t)gp_warp_shfl64(here, old, leader);
+    if (old + (uint32_t)n == (uint32_t)in_warp && lane == leader) { /* the warp's last: combine it */
+        *in = 0;
+        gp_pairwise_alone((char *)&first->coll_word, sizeof(gp_rank), in_warp, c);
+        if (gp_allreduce_leave_part(first->coll_word, gp_lanes_alone()))
+            return gp_allreduce_word_carry_any(first->coll_word, c, gen, gp_lanes_alone());
+    }
+    gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
+    return gp_blk.result[0];
+}
+
+GPUMPI_FN static __forceinline__ uint64_t gp_shm_allreduce_word(uint64_t v, gp_combine_op c)
+{
+    uint32_t gen = gp_block_load_acquire(&gp_blk.release);
+    int in_warp = gp_warp_members();
+    unsigned here = gp_warp_here();
+    if (here == gp_lanes_mask(in_warp)) {
+        gp_lanes g = {here, gp_lane_id(), in_warp, 0};
+        if (gp_warp_width() == 1) g = gp_lanes_alone();
+        gp_pairwise_lanes(g, in_warp, &v, c);
+        if (gp_allreduce_leave_part(v, g)) {
+            v = gp_allreduce_word_carry_any(v, c, gen, g);
+        } else {
+            gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
+            v = gp_blk.result[0];
+        }
+    } else {
+        v = gp_allreduce_word_apart(v, c, gen, here);
+    }
+    gp_warp_converge(gp_lanes_mask(gp_warp_members()));
     return v;
 }
 
@@ -376,7 +556,10 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
         gp_type_pack(in, count, t, v);
     int count_basic = (int)(bytes / (size_t)esize);
     gp_combine_op c = {op, basic, (int)((bytes + 7) / 8), count_basic, gp_reduce_is_known(op, basic)};
-    gp_shm_allreduce_run(v, c);
+    if (c.words == 1)
+        v[0] = gp_shm_allreduce_word(v[0], c);
+    else
+        gp_shm_allreduce_run(v, c);
     if (t == basic)
         gp_copy(recvbuf, v, bytes);
     else
@@ -389,6 +572,34 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
  * (arguments that need no check) goes on-chip without a call; anything
  * else to gp_allreduce_call (coll_reduce.cu), which checks and may still
  * come to gp_shm_allreduce. */
+enum { GP_WORD_APART, GP_WORD_CARRY, GP_WORD_WAIT };
+GPUMPI_FN static __forceinline__ void gp_put_word(void *recvbuf, uint64_t v, int wide)
+{
+    if (wide)
+        *(uint64_t *)recvbuf = v;
+    else
+        *(uint32_t *)recvbuf = (uint32_t)v;
+}
+GPUMPI_FN __noinline__ static int gp_allreduce_word_tail(int how, uint64_t v, MPI_Datatype t, MPI_Op op, uint32_t gen,
+                                                         unsigned here, void *recvbuf, int wide)
+{
+    gp_combine_op c = {op, t, 1, 1, 1};
+    int in_warp = gp_warp_members();
+    if (how == GP_WORD_APART) {
+        v = gp_allreduce_word_apart(v, c, gen, here);
+    } else if (how == GP_WORD_CARRY) {
+        gp_lanes g = {here, gp_lane_id(), in_warp, 0};
+        if (gp_warp_width() == 1) g = gp_lanes_alone();
+        v = gp_allreduce_word_carry_known(v, t, op, gen, g);
+    } else {
+        gp_collective_wait(0, &gp_blk.release_gate, gen, "MPI_Allreduce");
+        v = gp_blk.result[0];
+    }
+    gp_put_word(recvbuf, v, wide);
+    gp_warp_converge(gp_lanes_mask(in_warp));
+    return MPI_SUCCESS;
+}
+
 GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm)
 {
@@ -398,10 +609,23 @@ GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     int wide = datatype == MPI_DOUBLE || datatype == MPI_LONG;
     uint64_t v = wide ? *(const uint64_t *)in : *(const uint32_t *)in;
-    v = gp_shm_allreduce_word(v, datatype, op);
-    if (wide)
-        *(uint64_t *)recvbuf = v;
-    else
-        *(uint32_t *)recvbuf = (uint32_t)v;
-    return MPI_SUCCESS;
+    gp_combine_op c = {op, datatype, 1, 1, 1};
+    uint32_t gen = gp_block_load_acquire(&gp_blk.release);
+    int in_warp = gp_warp_members();
+    unsigned here = gp_warp_here();
+    if (here != gp_lanes_mask(in_warp))
+        return gp_allreduce_word_tail(GP_WORD_APART, v, datatype, op, gen, here, recvbuf, wide);
+    gp_lanes g = {here, gp_lane_id(), in_warp, 0};
+    if (gp_warp_width() == 1) g = gp_lanes_alone();
+    gp_pairwise_lanes(g, in_warp, &v, c);
+    if (gp_allreduce_leave_part(v, g))
+        return gp_allreduce_word_tail(GP_WORD_CARRY, v, datatype, op, gen, here, recvbuf, wide);
+    if (!gp_hot.stats && !gp_flag(GP_RF_POSTED | GP_RF_COLL | GP_RF_FREE_LATER))
+        for (int i = 0; i < 4; i++)
+            if (gp_gate_wait(&gp_blk.release_gate, gen & 1, 20000)) {
+                gp_put_word(recvbuf, gp_blk.result[0], wide);
+                gp_warp_converge(gp_lanes_mask(in_warp));
+                return MPI_SUCCESS;
+            }
+    return gp_allreduce_word_tail(GP_WORD_WAIT, v, datatype, op, gen, here, recvbuf, wide);
 }

@@ -3,7 +3,8 @@
  * op on int and double, counts 1 to 8, in place and not, repeated so that a
  * rank racing into the next call would corrupt a result. Double sums must
  * be bitwise the same on every rank and every repetition. One element of
- * float, long and double (gpumpi's quickest path), in place and not. */
+ * float, long and double (gpumpi's quickest path), in place and not, with
+ * the ranks coming in together and apart. */
 #include <mpi.h>
 #include <stdio.h>
 #include <string.h>
@@ -76,6 +77,40 @@ static void one_element(int rep)
     CHECK(fprod == 0.5f, "float prod %g", fprod);
 }
 
+/* Ranks of one warp coming into the call apart: three call sites, and a
+ * rank-dependent wait before the call. The one-element sum must have the
+ * same bits as when they come in together (the pairing never depends on
+ * who arrives when), and every op must still be right. */
+static void apart(int rep)
+{
+    double d = (rank % 3 ? 1e-3 : 1e12) / (rank + 1 + rep), together, got;
+    MPI_Allreduce(&d, &together, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    double until = MPI_Wtime() + 1e-6 * (rank % 5);
+    while (MPI_Wtime() < until) {
+    }
+    int imax = rank * 2 + rep, igot;
+    switch ((rank + rep) % 3) {
+    case 0:
+        MPI_Allreduce(&d, &got, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&imax, &igot, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        break;
+    case 1:
+        got = d;
+        MPI_Allreduce(MPI_IN_PLACE, &got, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        igot = imax;
+        MPI_Allreduce(MPI_IN_PLACE, &igot, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        break;
+    default: {
+        double in[1] = {d};
+        MPI_Allreduce(in, &got, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+        MPI_Allreduce(&imax, &igot, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    }
+    }
+    CHECK(!memcmp(&got, &together, sizeof got), "double sum with ranks apart %.17g, together %.17g (rep %d)", got,
+          together, rep);
+    CHECK(igot == (size - 1) * 2 + rep, "int max with ranks apart %d (rep %d)", igot, rep);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -85,6 +120,7 @@ int main(int argc, char **argv)
         MPI_Barrier(MPI_COMM_WORLD);
         doubles(rep, first);
         one_element(rep);
+        apart(rep);
     }
     return mt_finish();
 }

@@ -13,6 +13,12 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* A value with the tag of the collective it belongs to, 16-byte aligned
+ * (gp_tagged_put/gp_tagged_get below). */
+typedef struct __attribute__((aligned(16))) gp_tagged {
+    uint64_t value, tag;
+} gp_tagged;
+
 #if defined(__CUDACC__) && !defined(GPUMPI_BACKEND_THREADS)
 #define GPUMPI_CUDA 1
 #define GPUMPI_FN __device__
@@ -80,6 +86,7 @@ static inline int gp_thread_rank(void) { return gp_threads_rank; }
 __device__ static __forceinline__ uint32_t gp_load_acquire(uint32_t *p) { return GP_DEV_REF(uint32_t, p).load(GP_ACQ); }
 __device__ static __forceinline__ void gp_store_release(uint32_t *p, uint32_t v) { GP_DEV_REF(uint32_t, p).store(v, GP_REL); }
 __device__ static __forceinline__ uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { return GP_DEV_REF(uint32_t, p).fetch_add(v, GP_ACQREL); }
+__device__ static __forceinline__ uint32_t gp_fetch_add_relaxed(uint32_t *p, uint32_t v) { return GP_DEV_REF(uint32_t, p).fetch_add(v, GP_RLX); }
 __device__ static __forceinline__ uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return GP_DEV_REF(uint64_t, p).fetch_add(v, GP_ACQREL); }
 __device__ static __forceinline__ int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
 {
@@ -117,6 +124,7 @@ __device__ static __forceinline__ void gp_sys_store_release64(uint64_t *p, uint6
 static inline uint32_t gp_load_acquire(uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline void gp_store_release(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static inline uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
+static inline uint32_t gp_fetch_add_relaxed(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 static inline uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
 static inline int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
 {
@@ -141,6 +149,40 @@ static inline int gp_cas64(uint64_t *p, uint64_t expect, uint64_t want)
 }
 static inline uint64_t gp_sys_load_acquire64(uint64_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline void gp_sys_store_release64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
+#endif
+
+/* A value and a tag (the collective it belongs to) read and written as
+ * one 16-byte word: neither needs a fence to be seen with the other, so a
+ * value handed to another rank costs one trip to L2, not a store, a fence
+ * and a flag. sm_90 has atomics on 128 bits (a read is a compare-and-swap
+ * that changes nothing); the threads backend orders the two halves. The
+ * type is gp_tagged, above. */
+#if defined(GPUMPI_CUDA)
+__device__ static __forceinline__ void gp_tagged_put(gp_tagged *p, uint64_t value, uint64_t tag)
+{
+    asm volatile("{ .reg .b128 d, s; mov.b128 s, {%0, %1}; atom.relaxed.gpu.exch.b128 d, [%2], s; }"
+                 ::"l"(value), "l"(tag), "l"(p) : "memory");
+}
+__device__ static __forceinline__ gp_tagged gp_tagged_get(gp_tagged *p)
+{
+    gp_tagged t;
+    asm volatile("{ .reg .b128 d, z; mov.b128 z, {%2, %2}; atom.relaxed.gpu.cas.b128 d, [%3], z, z; mov.b128 {%0, %1}, d; }"
+                 : "=l"(t.value), "=l"(t.tag) : "l"((uint64_t)0), "l"(p) : "memory");
+    return t;
+}
+#else
+static inline void gp_tagged_put(gp_tagged *p, uint64_t value, uint64_t tag)
+{
+    __atomic_store_n(&p->value, value, __ATOMIC_RELAXED);
+    __atomic_store_n(&p->tag, tag, __ATOMIC_RELEASE);
+}
+static inline gp_tagged gp_tagged_get(gp_tagged *p)
+{
+    gp_tagged t;
+    t.tag = __atomic_load_n(&p->tag, __ATOMIC_ACQUIRE);
+    t.value = __atomic_load_n(&p->value, __ATOMIC_RELAXED);
+    return t;
+}
 #endif
 
 /* A warp of threads working together (the copy service): lane id, width,
@@ -188,6 +230,9 @@ __device__ static __forceinline__ uint32_t gp_block_take_ticket(uint32_t *count)
     old = __shfl_sync(mask, old, leader);
     return old + (uint32_t)__popc(mask & ((1u << lane) - 1));
 }
+/* The lanes of the calling thread's warp that are here now, together. */
+__device__ static __forceinline__ unsigned gp_warp_here(void) { return __activemask(); }
+__device__ static __forceinline__ int gp_count_bits(unsigned x) { return __popc(x); }
 __device__ static __forceinline__ uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { return __shfl_sync(mask, v, src); }
 __device__ static __forceinline__ uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { return __shfl_down_sync(mask, v, off); }
 /* Brings the lanes of mask back in step, so the code after runs once per
@@ -245,6 +290,8 @@ static inline uint32_t gp_block_load_acquire(uint32_t *p) { return *p; }
 static inline void gp_block_store_release(uint32_t *p, uint32_t v) { *p = v; }
 static inline uint32_t gp_block_fetch_add(uint32_t *p, uint32_t v) { uint32_t o = *p; *p += v; return o; }
 static inline uint32_t gp_block_take_ticket(uint32_t *count) { return (*count)++; }
+static inline unsigned gp_warp_here(void) { return 1; }
+static inline int gp_count_bits(unsigned x) { return __builtin_popcount(x); }
 static inline uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { (void)mask; (void)src; return v; }
 static inline uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { (void)mask; (void)off; return v; }
 static inline void gp_warp_converge(unsigned mask) { (void)mask; }

@@ -77,6 +77,12 @@ typedef struct gp_tree {
     uint32_t *counts;    /* arrivals at each node */
     uint32_t *release;   /* collectives completed, per node: its waiters watch it */
     char *values;        /* GP_TREE_BYTES per input */
+    /* A one-word allreduce (shm_collectives.cu) has its own: counts that
+     * only grow (word_counts, nodes entries), and for each input the value
+     * that goes up and the result that comes back, tagged with the
+     * collective's number (word_in, word_down: all_inputs entries each). */
+    uint32_t *word_counts;
+    gp_tagged *word_in, *word_down;
     uint64_t result[GP_TREE_BYTES / 8];
 } gp_tree;
 
@@ -141,6 +147,7 @@ typedef struct gp_rank {
     int nreqs, cap_reqs;
     int posted_head;    /* posted receives in the order posted: request handles, 0 = none */
     int posted_tail;
+    uint64_t coll_word; /* this rank's operand of a one-word allreduce, when its warp came in apart (shm_collectives.cu) */
     /* nonblocking collectives and matched probes (issue 9 part A) */
     int coll_head;      /* collective requests in flight, newest first: handles, 0 = none (coll_nonblocking.cu) */
     void *sched_spare;  /* schedules of finished nonblocking collectives, kept for the next ones */
