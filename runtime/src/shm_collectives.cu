@@ -7,7 +7,9 @@
  * tree of arrival counters in global memory (fan-in 32: 8,448 blocks are
  * three levels); the last arriver at a node carries it up, the others wait
  * on that node's release word. So global memory sees a few atomics and
- * polls per block, not per rank.
+ * polls per block, not per rank. A value of one word takes its own way
+ * through both stages (gp_shm_allreduce_word): no count before the
+ * shuffles, and tagged words in the tree.
  *
  * Sums are reproducible: every combining step, whatever the timing, pairs
  * its inputs the same way (gp_pairwise below), inside warps, across the
@@ -572,34 +574,6 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
  * (arguments that need no check) goes on-chip without a call; anything
  * else to gp_allreduce_call (coll_reduce.cu), which checks and may still
  * come to gp_shm_allreduce. */
-enum { GP_WORD_APART, GP_WORD_CARRY, GP_WORD_WAIT };
-GPUMPI_FN static __forceinline__ void gp_put_word(void *recvbuf, uint64_t v, int wide)
-{
-    if (wide)
-        *(uint64_t *)recvbuf = v;
-    else
-        *(uint32_t *)recvbuf = (uint32_t)v;
-}
-GPUMPI_FN __noinline__ static int gp_allreduce_word_tail(int how, uint64_t v, MPI_Datatype t, MPI_Op op, uint32_t gen,
-                                                         unsigned here, void *recvbuf, int wide)
-{
-    gp_combine_op c = {op, t, 1, 1, 1};
-    int in_warp = gp_warp_members();
-    if (how == GP_WORD_APART) {
-        v = gp_allreduce_word_apart(v, c, gen, here);
-    } else if (how == GP_WORD_CARRY) {
-        gp_lanes g = {here, gp_lane_id(), in_warp, 0};
-        if (gp_warp_width() == 1) g = gp_lanes_alone();
-        v = gp_allreduce_word_carry_known(v, t, op, gen, g);
-    } else {
-        gp_collective_wait(0, &gp_blk.release_gate, gen, "MPI_Allreduce");
-        v = gp_blk.result[0];
-    }
-    gp_put_word(recvbuf, v, wide);
-    gp_warp_converge(gp_lanes_mask(in_warp));
-    return MPI_SUCCESS;
-}
-
 GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op,
                             MPI_Comm comm)
 {
@@ -610,22 +584,10 @@ GPUMPI_FN int MPI_Allreduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     int wide = datatype == MPI_DOUBLE || datatype == MPI_LONG;
     uint64_t v = wide ? *(const uint64_t *)in : *(const uint32_t *)in;
     gp_combine_op c = {op, datatype, 1, 1, 1};
-    uint32_t gen = gp_block_load_acquire(&gp_blk.release);
-    int in_warp = gp_warp_members();
-    unsigned here = gp_warp_here();
-    if (here != gp_lanes_mask(in_warp))
-        return gp_allreduce_word_tail(GP_WORD_APART, v, datatype, op, gen, here, recvbuf, wide);
-    gp_lanes g = {here, gp_lane_id(), in_warp, 0};
-    if (gp_warp_width() == 1) g = gp_lanes_alone();
-    gp_pairwise_lanes(g, in_warp, &v, c);
-    if (gp_allreduce_leave_part(v, g))
-        return gp_allreduce_word_tail(GP_WORD_CARRY, v, datatype, op, gen, here, recvbuf, wide);
-    if (!gp_hot.stats && !gp_flag(GP_RF_POSTED | GP_RF_COLL | GP_RF_FREE_LATER))
-        for (int i = 0; i < 4; i++)
-            if (gp_gate_wait(&gp_blk.release_gate, gen & 1, 20000)) {
-                gp_put_word(recvbuf, gp_blk.result[0], wide);
-                gp_warp_converge(gp_lanes_mask(in_warp));
-                return MPI_SUCCESS;
-            }
-    return gp_allreduce_word_tail(GP_WORD_WAIT, v, datatype, op, gen, here, recvbuf, wide);
+    v = gp_shm_allreduce_word(v, c);
+    if (wide)
+        *(uint64_t *)recvbuf = v;
+    else
+        *(uint32_t *)recvbuf = (uint32_t)v;
+    return MPI_SUCCESS;
 }

@@ -77,34 +77,25 @@ static void one_element(int rep)
     CHECK(fprod == 0.5f, "float prod %g", fprod);
 }
 
-/* Ranks of one warp coming into the call apart: three call sites, and a
- * rank-dependent wait before the call. The one-element sum must have the
- * same bits as when they come in together (the pairing never depends on
- * who arrives when), and every op must still be right. */
+/* Ranks of one warp coming into the call apart: each rank calls in its
+ * turn of a loop (on a GPU the lanes whose turn it is call while the
+ * others wait elsewhere), one turn in place. The one-element sum must have
+ * the same bits as when they come in together (the pairing never depends
+ * on who arrives when), and every op must still be right. */
 static void apart(int rep)
 {
-    double d = (rank % 3 ? 1e-3 : 1e12) / (rank + 1 + rep), together, got;
+    double d = (rank % 3 ? 1e-3 : 1e12) / (rank + 1 + rep), together, got = d;
     MPI_Allreduce(&d, &together, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-    double until = MPI_Wtime() + 1e-6 * (rank % 5);
-    while (MPI_Wtime() < until) {
-    }
-    int imax = rank * 2 + rep, igot;
-    switch ((rank + rep) % 3) {
-    case 0:
-        MPI_Allreduce(&d, &got, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        MPI_Allreduce(&imax, &igot, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        break;
-    case 1:
-        got = d;
-        MPI_Allreduce(MPI_IN_PLACE, &got, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        igot = imax;
-        MPI_Allreduce(MPI_IN_PLACE, &igot, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-        break;
-    default: {
-        double in[1] = {d};
-        MPI_Allreduce(in, &got, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
-        MPI_Allreduce(&imax, &igot, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
-    }
+    int imax = rank * 2 + rep, igot = imax, turn = (rank + rep) % 3;
+    for (int i = 0; i < 3; i++) {
+        if (i == turn) {
+            MPI_Allreduce(turn == 1 ? MPI_IN_PLACE : (void *)&d, &got, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+            MPI_Allreduce(turn == 1 ? MPI_IN_PLACE : (void *)&imax, &igot, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        } else {
+            double until = MPI_Wtime() + 1e-6 * (rank % 5);
+            while (MPI_Wtime() < until) {
+            }
+        }
     }
     CHECK(!memcmp(&got, &together, sizeof got), "double sum with ranks apart %.17g, together %.17g (rep %d)", got,
           together, rep);

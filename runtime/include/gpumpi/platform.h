@@ -157,7 +157,7 @@ static inline void gp_sys_store_release64(uint64_t *p, uint64_t v) { __atomic_st
  * and a flag. sm_90 has atomics on 128 bits (a read is a compare-and-swap
  * that changes nothing); the threads backend orders the two halves. The
  * type is gp_tagged, above. */
-#if defined(GPUMPI_CUDA)
+#if defined(GPUMPI_CUDA) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
 __device__ static __forceinline__ void gp_tagged_put(gp_tagged *p, uint64_t value, uint64_t tag)
 {
     asm volatile("{ .reg .b128 d, s; mov.b128 s, {%0, %1}; atom.relaxed.gpu.exch.b128 d, [%2], s; }"
@@ -168,6 +168,19 @@ __device__ static __forceinline__ gp_tagged gp_tagged_get(gp_tagged *p)
     gp_tagged t;
     asm volatile("{ .reg .b128 d, z; mov.b128 z, {%2, %2}; atom.relaxed.gpu.cas.b128 d, [%3], z, z; mov.b128 {%0, %1}, d; }"
                  : "=l"(t.value), "=l"(t.tag) : "l"((uint64_t)0), "l"(p) : "memory");
+    return t;
+}
+#elif defined(GPUMPI_CUDA) /* before sm_90: the tag published after the value */
+__device__ static __forceinline__ void gp_tagged_put(gp_tagged *p, uint64_t value, uint64_t tag)
+{
+    GP_DEV_REF(uint64_t, &p->value).store(value, GP_RLX);
+    GP_DEV_REF(uint64_t, &p->tag).store(tag, GP_REL);
+}
+__device__ static __forceinline__ gp_tagged gp_tagged_get(gp_tagged *p)
+{
+    gp_tagged t;
+    t.tag = GP_DEV_REF(uint64_t, &p->tag).load(GP_ACQ);
+    t.value = GP_DEV_REF(uint64_t, &p->value).load(GP_RLX);
     return t;
 }
 #else
