@@ -147,7 +147,6 @@ typedef struct gp_rank {
     int nreqs, cap_reqs;
     int posted_head;    /* posted receives in the order posted: request handles, 0 = none */
     int posted_tail;
-    uint64_t coll_word; /* this rank's operand of a one-word allreduce, when its warp came in apart (shm_collectives.cu) */
     /* nonblocking collectives and matched probes (issue 9 part A) */
     int coll_head;      /* collective requests in flight, newest first: handles, 0 = none (coll_nonblocking.cu) */
     void *sched_spare;  /* schedules of finished nonblocking collectives, kept for the next ones */
@@ -172,6 +171,10 @@ typedef struct gp_rank {
     int block_comm, block_peer, block_tag;
     uint64_t block_shown; /* the collective wait its record describes (watchdog.cu), 0: none */
     uint64_t block_t0;  /* when the wait began (--stats), or was first seen to be long; 0: not yet */
+    /* this rank's operand of a one-word allreduce when its warp came in
+     * apart (shm_collectives.cu): rare, so last, away from the fields
+     * every message reads */
+    uint64_t coll_word;
 } gp_rank;
 
 /* What a rank blocked in MPI waits for, in memory the launcher reads while
