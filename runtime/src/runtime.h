@@ -250,7 +250,11 @@ GPUMPI_FN static inline void gp_block_wait_upto(unsigned *spins, unsigned max_ns
 }
 GPUMPI_FN static inline void gp_block_wait(unsigned *spins) { gp_block_wait_upto(spins, 2000); }
 /* A message reached this rank while it waited (the watchdog sees progress). */
-GPUMPI_FN void gp_block_progress(void);
+GPUMPI_FN void gp_block_progress_now(void);
+GPUMPI_FN static inline void gp_block_progress(void)
+{
+    if (gp_flag(GP_RF_PUBLISHED)) gp_block_progress_now(); /* inline: a call into another file on every wake-up */
+}
 /* For the watchdog's report (coll_nonblocking.cu): the oldest nonblocking
  * collective in flight and what its round waits for, unless *shown says
  * the record holds that already; 0 if none is in flight. */

@@ -78,10 +78,7 @@ GPUMPI_FN void gp_block_check(unsigned spins)
         gp_block_publish(me);
 }
 
-GPUMPI_FN void gp_block_progress(void)
-{
-    if (gp_flag(GP_RF_PUBLISHED)) gp_w()->block_recs[gp_thread_rank()].progress++;
-}
+GPUMPI_FN void gp_block_progress_now(void) { gp_w()->block_recs[gp_thread_rank()].progress++; }
 
 GPUMPI_FN void gp_block_unpublish(gp_rank *me)
 {
