@@ -294,11 +294,9 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     hw.inbox = (uint64_t *)dev_zalloc(sizeof(uint64_t) * n, "inboxes");
     gp_tree_layout(&hw.tree, (n + o->block - 1) / o->block); /* one input per block */
     hw.tree.values = (char *)dev_zalloc((size_t)hw.tree.all_inputs * GP_TREE_BYTES, "the collectives tree");
-    hw.tree.counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * 3 * ((size_t)hw.tree.nodes + 1), "the collectives tree");
-    hw.tree.release = hw.tree.counts ? hw.tree.counts + hw.tree.nodes + 1 : NULL;
-    hw.tree.word_counts = hw.tree.counts ? hw.tree.counts + 2 * ((size_t)hw.tree.nodes + 1) : NULL;
-    hw.tree.word_in = (gp_tagged *)dev_zalloc(sizeof(gp_tagged) * 2 * (size_t)hw.tree.all_inputs, "the collectives tree");
-    hw.tree.word_down = hw.tree.word_in ? hw.tree.word_in + hw.tree.all_inputs : NULL;
+    uint32_t *counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * gp_tree_counts_len(&hw.tree), "the collectives tree");
+    gp_tagged *tagged = (gp_tagged *)dev_zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&hw.tree), "the collectives tree");
+    if (counts && tagged) gp_tree_carve(&hw.tree, counts, tagged);
     if (service) hw.copy_jobs = (gp_copy_job *)dev_zalloc(sizeof(gp_copy_job) * GP_COPY_JOBS, "copy jobs");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
     if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !hw.tree.values || !hw.tree.counts || !hw.tree.word_in || (service && !hw.copy_jobs) || !w) return 1;

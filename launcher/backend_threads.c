@@ -139,11 +139,8 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     w->inbox = zalloc(sizeof(uint64_t) * n);
     gp_tree_layout(&w->tree, n); /* a block is one rank here */
     w->tree.values = zalloc((size_t)w->tree.all_inputs * GP_TREE_BYTES);
-    w->tree.counts = zalloc(sizeof(uint32_t) * 3 * ((size_t)w->tree.nodes + 1));
-    w->tree.release = w->tree.counts + w->tree.nodes + 1;
-    w->tree.word_counts = w->tree.counts + 2 * ((size_t)w->tree.nodes + 1);
-    w->tree.word_in = zalloc(sizeof(gp_tagged) * 2 * (size_t)w->tree.all_inputs);
-    w->tree.word_down = w->tree.word_in + w->tree.all_inputs;
+    gp_tree_carve(&w->tree, zalloc(sizeof(uint32_t) * gp_tree_counts_len(&w->tree)),
+                  zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&w->tree)));
     w->host_cells = zalloc(sizeof(gp_host_cell) * GP_HOST_CELLS);
     gp_host_service_init(w->host_cells, n, o->tag_output);
     w->block_recs = zalloc(sizeof(gp_block_rec) * (size_t)n);

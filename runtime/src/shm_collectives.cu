@@ -59,6 +59,9 @@ GPUMPI_FN static uint32_t gp_block_members(void)
     return n < width ? n : width;
 }
 
+/* The warps of the calling thread's block that hold ranks. */
+GPUMPI_FN static uint32_t gp_block_warps(void) { return (gp_block_members() + 31) / 32; }
+
 /* The lanes of the calling thread's warp that are ranks (a prefix). */
 GPUMPI_FN static int gp_warp_members(void)
 {
@@ -202,6 +205,13 @@ GPUMPI_FN static __forceinline__ void gp_combine_children(gp_lanes g, char *belo
     }
 }
 
+/* Inputs of the node at `level` whose first input is `first`. */
+GPUMPI_FN static inline uint32_t gp_tree_members(const gp_tree *tr, int level, uint32_t first)
+{
+    uint32_t left = tr->inputs[level] - first;
+    return left < GP_TREE_FANIN ? left : GP_TREE_FANIN;
+}
+
 /* Carries this block's value (v, in lane 0 of g) up the global tree and
  * returns with the result in v of lane 0 (a barrier: c.words = 0). gen is
  * the block's generation, which every tree node's release word also counts. */
@@ -213,7 +223,7 @@ GPUMPI_FN static __forceinline__ void gp_tree_climb(gp_lanes g, uint32_t gen, ui
     int carried = 0, top = 1;
     for (int level = 0; level < tr->levels; level++) {
         uint32_t node = idx >> GP_TREE_FANIN_BITS, first = node << GP_TREE_FANIN_BITS;
-        uint32_t members = tr->inputs[level] - first < GP_TREE_FANIN ? tr->inputs[level] - first : GP_TREE_FANIN;
+        uint32_t members = gp_tree_members(tr, level, first);
         uint32_t at = tr->node_base[level] + node;
         char *below = tr->values + ((size_t)tr->value_base[level] + first) * GP_TREE_BYTES;
         uint32_t old = 0;
@@ -240,6 +250,16 @@ GPUMPI_FN static __forceinline__ void gp_tree_climb(gp_lanes g, uint32_t gen, ui
     while (carried > 0) gp_store_release(&tr->release[path[--carried]], gen + 1);
 }
 
+/* The value of an input that has counted in, once it is there too (its
+ * count and its value travel apart, for a few cycles at most). */
+GPUMPI_FN static inline uint64_t gp_tagged_arrived(gp_tagged *in, uint64_t tag)
+{
+    gp_tagged t;
+    unsigned spins = 0;
+    while ((t = gp_tagged_get(in)).tag != tag) gp_pause(&spins);
+    return t.value;
+}
+
 /* gp_tree_climb for one word: each input's value, and the result sent
  * back to it, travel as tagged words (the tag: the number of the
  * collective), so a climber's value and its arrival are two independent
@@ -258,7 +278,7 @@ GPUMPI_FN static __forceinline__ void gp_tree_climb_word(gp_lanes g, uint32_t k,
     int level = 0;
     for (; level < tr->levels; level++) {
         uint32_t idx = block >> (GP_TREE_FANIN_BITS * level), first = idx & ~(uint32_t)(GP_TREE_FANIN - 1);
-        uint32_t members = tr->inputs[level] - first < GP_TREE_FANIN ? tr->inputs[level] - first : GP_TREE_FANIN;
+        uint32_t members = gp_tree_members(tr, level, first);
         gp_tagged *in = tr->word_in + tr->value_base[level] + first;
         uint32_t old = 0, at = tr->node_base[level] + (idx >> GP_TREE_FANIN_BITS);
         if (g.me == 0) {
@@ -272,20 +292,10 @@ GPUMPI_FN static __forceinline__ void gp_tree_climb_word(gp_lanes g, uint32_t k,
         }
         /* every input has counted in; a value may still be on its way */
         if (g.size == 32) {
-            if (g.me < (int)members) {
-                gp_tagged t;
-                unsigned spins = 0;
-                while ((t = gp_tagged_get(&in[g.me])).tag != tag) gp_pause(&spins);
-                *v = t.value;
-            }
+            if (g.me < (int)members) *v = gp_tagged_arrived(&in[g.me], tag);
             gp_pairwise_lanes(g, (int)members, v, c);
         } else if (g.me == 0) { /* alone: pair them in the block's part slots, free until the release */
-            for (uint32_t j = 0; j < members; j++) {
-                gp_tagged t;
-                unsigned spins = 0;
-                while ((t = gp_tagged_get(&in[j])).tag != tag) gp_pause(&spins);
-                gp_blk.part[j][0] = t.value;
-            }
+            for (uint32_t j = 0; j < members; j++) gp_blk.part[j][0] = gp_tagged_arrived(&in[j], tag);
             gp_pairwise_alone((char *)gp_blk.part, sizeof gp_blk.part[0], (int)members, c);
             *v = gp_blk.part[0][0];
         }
@@ -294,7 +304,7 @@ GPUMPI_FN static __forceinline__ void gp_tree_climb_word(gp_lanes g, uint32_t k,
     uint64_t r = gp_warp_shfl64(g.mask, *v, g.leader);
     while (level-- > 0) {
         uint32_t first = (block >> (GP_TREE_FANIN_BITS * level)) & ~(uint32_t)(GP_TREE_FANIN - 1);
-        uint32_t members = tr->inputs[level] - first < GP_TREE_FANIN ? tr->inputs[level] - first : GP_TREE_FANIN;
+        uint32_t members = gp_tree_members(tr, level, first);
         for (int j = g.me; j < (int)members; j += g.size)
             gp_tagged_put(&tr->word_down[tr->value_base[level] + first + j], r, tag);
     }
@@ -383,7 +393,7 @@ GPUMPI_FN static __forceinline__ uint32_t gp_allreduce_arrive(void)
  * reset before the release. Lane 0 ends with the result published. */
 GPUMPI_FN static __forceinline__ void gp_allreduce_top_body(uint64_t *v, gp_combine_op c, uint32_t gen)
 {
-    int lane = gp_block_thread(), in_warp = gp_warp_members(), warps = ((int)gp_block_members() + 31) / 32;
+    int lane = gp_block_thread(), in_warp = gp_warp_members(), warps = (int)gp_block_warps();
     gp_lanes g = {gp_lanes_mask(in_warp), lane, in_warp, 0};
     if (gp_warp_width() == 1) g = gp_lanes_alone();
     unsigned spins = 0;
@@ -443,7 +453,7 @@ GPUMPI_FN static __forceinline__ void gp_shm_allreduce_run(uint64_t *v, gp_combi
 GPUMPI_FN static __forceinline__ uint64_t gp_allreduce_word_carry_body(uint64_t v, gp_combine_op c, uint32_t gen,
                                                                         gp_lanes g)
 {
-    int warps = ((int)gp_block_members() + 31) / 32;
+    int warps = (int)gp_block_warps();
     gp_warp_converge(g.mask); /* the carrier's acquire of the parts, for every lane */
     if (g.me == 0) {
         gp_blk.parts = 0;
@@ -489,20 +499,17 @@ GPUMPI_FN static __forceinline__ int gp_allreduce_leave_part(uint64_t v, gp_lane
         old = gp_block_fetch_add(&gp_blk.parts, 1);
     }
     old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
-    return old == ((uint32_t)gp_block_members() + 31) / 32 - 1;
+    return old == gp_block_warps() - 1;
 }
 
 GPUMPI_FN __noinline__ static uint64_t gp_allreduce_word_apart(uint64_t v, gp_combine_op c, uint32_t gen, unsigned here)
 {
-    int lane = gp_lane_id(), in_warp = gp_warp_members(), leader = gp_lowest_bit(here), n = gp_count_bits(here);
+    int lane = gp_lane_id(), in_warp = gp_warp_members();
     gp_rank *first = gp_self() - lane;
     uint32_t *in = &gp_blk.warp_in[gp_block_thread() / 32];
     gp_self()->coll_word = v;
     gp_warp_converge(here); /* the group's operands before its count */
-    uint32_t old = 0;
-    if (lane == leader) old = gp_block_fetch_add(in, (uint32_t)n);
-    old = (uint32_t)gp_warp_shfl64(here, old, leader);
-    if (old + (uint32_t)n == (uint32_t)in_warp && lane == leader) { /* the warp's last: combine it */
+    if (gp_block_take_ticket(in) == (uint32_t)in_warp - 1) { /* the warp's last: combine it */
         *in = 0;
         gp_pairwise_alone((char *)&first->coll_word, sizeof(gp_rank), in_warp, c);
         if (gp_allreduce_leave_part(first->coll_word, gp_lanes_alone()))
@@ -530,7 +537,7 @@ GPUMPI_FN static __forceinline__ uint64_t gp_shm_allreduce_word(uint64_t v, gp_c
     } else {
         v = gp_allreduce_word_apart(v, c, gen, here);
     }
-    gp_warp_converge(gp_lanes_mask(gp_warp_members()));
+    gp_warp_converge(gp_lanes_mask(in_warp));
     return v;
 }
 

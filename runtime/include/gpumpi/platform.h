@@ -245,7 +245,6 @@ __device__ static __forceinline__ uint32_t gp_block_take_ticket(uint32_t *count)
 }
 /* The lanes of the calling thread's warp that are here now, together. */
 __device__ static __forceinline__ unsigned gp_warp_here(void) { return __activemask(); }
-__device__ static __forceinline__ int gp_count_bits(unsigned x) { return __popc(x); }
 __device__ static __forceinline__ uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { return __shfl_sync(mask, v, src); }
 __device__ static __forceinline__ uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { return __shfl_down_sync(mask, v, off); }
 /* Brings the lanes of mask back in step, so the code after runs once per
@@ -304,7 +303,6 @@ static inline void gp_block_store_release(uint32_t *p, uint32_t v) { *p = v; }
 static inline uint32_t gp_block_fetch_add(uint32_t *p, uint32_t v) { uint32_t o = *p; *p += v; return o; }
 static inline uint32_t gp_block_take_ticket(uint32_t *count) { return (*count)++; }
 static inline unsigned gp_warp_here(void) { return 1; }
-static inline int gp_count_bits(unsigned x) { return __builtin_popcount(x); }
 static inline uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { (void)mask; (void)src; return v; }
 static inline uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { (void)mask; (void)off; return v; }
 static inline void gp_warp_converge(unsigned mask) { (void)mask; }

@@ -106,6 +106,20 @@ GPUMPI_HD static inline void gp_tree_layout(gp_tree *t, int n)
     t->all_inputs = inputs + 1;
 }
 
+/* The tree's arrays come in two allocations the launcher makes, of these
+ * many elements: counts (counts, release and word_counts, nodes + 1
+ * each) and tagged words (word_in and word_down, all_inputs each). */
+GPUMPI_HD static inline size_t gp_tree_counts_len(const gp_tree *t) { return 3 * ((size_t)t->nodes + 1); }
+GPUMPI_HD static inline size_t gp_tree_tagged_len(const gp_tree *t) { return 2 * (size_t)t->all_inputs; }
+GPUMPI_HD static inline void gp_tree_carve(gp_tree *t, uint32_t *counts, gp_tagged *tagged)
+{
+    t->counts = counts;
+    t->release = counts + t->nodes + 1;
+    t->word_counts = counts + 2 * ((size_t)t->nodes + 1);
+    t->word_in = tagged;
+    t->word_down = tagged + t->all_inputs;
+}
+
 enum gp_slot_state {
     GP_SLOT_FREE = 0,   /* the sender may fill it */
     GP_SLOT_QUEUED = 1, /* in the receiver's unexpected queue */
