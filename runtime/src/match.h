@@ -65,12 +65,14 @@ GPUMPI_FN static inline void gp_uq_unlink(gp_msg *&head, gp_msg *&tail, gp_msg *
 /* Moves what has arrived onto the private lists, in arrival order. List
  * `mine` (or none, -1) is the caller's, in head/tail: the inbox's acquire
  * empties L1, so private state read after it costs a trip to L2 or DRAM
- * each, and what the caller loaded before stays in registers. */
-GPUMPI_FN static inline void gp_drain_into(gp_rank *r, int mine, gp_msg *&head, gp_msg *&tail)
+ * each, and what the caller loaded before stays in registers. `full`: the
+ * caller has just seen the inbox hold something (a wait for arrivals), so
+ * the look that spares an empty inbox the exchange would be a wasted trip. */
+GPUMPI_FN static inline void gp_drain_into(gp_rank *r, int mine, gp_msg *&head, gp_msg *&tail, int full = 0)
 {
     uint64_t *inbox = &gp_hot.inbox[gp_thread_rank()];
     uint32_t seq = r->arrived;
-    if (!gp_load_relaxed64(inbox)) return;
+    if (!full && !gp_load_relaxed64(inbox)) return;
     gp_msg *m = (gp_msg *)(uintptr_t)gp_take64_acquire(inbox, 0), *oldest = 0;
     while (m) { /* newest first: reverse */
         gp_msg *next = gp_msg_older(m);
@@ -107,13 +109,15 @@ GPUMPI_FN static inline uint32_t gp_arrival_mark(void)
     return r->arrived;
 }
 
-GPUMPI_FN static inline void gp_arrival_wait(uint32_t mark, unsigned *spins)
+/* 1 when it has seen the inbox hold something (for gp_drain_into's `full`). */
+GPUMPI_FN static inline int gp_arrival_wait(uint32_t mark, unsigned *spins)
 {
     gp_rank *r = gp_self();
     uint64_t *inbox = &gp_hot.inbox[gp_thread_rank()];
-    if (r->arrived != mark) return; /* already here, not yet looked at */
+    if (r->arrived != mark) return 0; /* already here, not yet looked at */
     while (!gp_load_relaxed64(inbox)) gp_block_wait(spins); /* the drain's exchange acquires */
     gp_block_progress();
+    return 1;
 }
 
 GPUMPI_FN static inline int gp_matches(const gp_msg *m, int src_world, int tag, int ctx)
@@ -164,8 +168,9 @@ GPUMPI_FN static inline gp_msg *gp_uq_oldest(gp_rank *r, int src_world, int tag,
 /* The oldest matching message, unlinked; NULL if none. With `before` (a
  * gp_arrival_mark() value) only among the messages that arrived before it:
  * a pass over several posted receives must not let a later receive take a
- * message that arrived after an earlier one looked. */
-GPUMPI_FN static inline gp_msg *gp_take_match(int src_world, int tag, int ctx, const uint32_t *before)
+ * message that arrived after an earlier one looked. `full` as for
+ * gp_drain_into (a receive from one source only). */
+GPUMPI_FN static inline gp_msg *gp_take_match(int src_world, int tag, int ctx, const uint32_t *before, int full = 0)
 {
     gp_rank *r = gp_self();
     int b;
@@ -173,7 +178,7 @@ GPUMPI_FN static inline gp_msg *gp_take_match(int src_world, int tag, int ctx, c
     if (!before && src_world != MPI_ANY_SOURCE) { /* one list, kept in registers across the drain */
         b = gp_uq_bucket(src_world);
         gp_msg *head = r->uq_head[b], *tail = r->uq_tail[b];
-        gp_drain_into(r, b, head, tail);
+        gp_drain_into(r, b, head, tail, full);
         m = gp_uq_find(head, src_world, tag, ctx, 0, 0, &prev);
         if (m) gp_uq_unlink(head, tail, prev, m);
         r->uq_head[b] = head;

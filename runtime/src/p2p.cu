@@ -55,12 +55,13 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
     m->tag = tag;
     m->ctx = ctx;
     m->bytes = (uint32_t)bytes;
-    m->staged = 0;
     m->sender_waits = mode == GP_SEND_SYNC;
+    const void *data;
     if (bytes <= GP_EAGER_BYTES) {
-        m->data = m->payload;
+        data = m->payload; /* m->data and m->staged stay unset: the receiver goes by the size */
     } else if (contiguous && gp_is_shared_memory(first) && dest_world != me && mode != GP_SEND_BUFFERED) {
-        m->data = first; /* the receiver copies straight out of the sender's buffer */
+        m->data = data = first; /* the receiver copies straight out of the sender's buffer */
+        m->staged = 0;
         m->sender_waits = 1;
     } else {
         /* a stack buffer no other thread can read, a send to self that
@@ -68,13 +69,13 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
          * that is packed on the way */
         m->staged = gp_malloc(bytes);
         if (!m->staged) gp_fatal("MPI_Send", MPI_ERR_NO_MEM, "no device heap left to stage %zu bytes (raise --heap)", bytes);
-        m->data = m->staged;
+        m->data = data = m->staged;
     }
-    if (m->data != first) {
+    if (data != first) {
         if (contiguous)
-            gp_copy((void *)m->data, first, bytes);
+            gp_copy((void *)data, first, bytes);
         else
-            gp_type_pack(buf, count, type, (void *)m->data);
+            gp_type_pack(buf, count, type, (void *)data);
     }
     int waits = m->sender_waits;
     gp_rank_stats *st = gp_my_stats();
@@ -155,12 +156,12 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
         rc = MPI_ERR_TRUNCATE;
         n = cap;
     }
-    const void *first;
+    const void *first, *data = m->bytes <= GP_EAGER_BYTES ? m->payload : m->data;
     if (gp_type_contiguous(type, count, buf, &first))
-        gp_copy((void *)first, m->data, n);
+        gp_copy((void *)first, data, n);
     else
-        gp_type_unpack(m->data, n, buf, count, type);
-    if (m->staged) gp_free(m->staged);
+        gp_type_unpack(data, n, buf, count, type);
+    if (m->bytes > GP_EAGER_BYTES && m->staged) gp_free(m->staged);
     *got_src = m->src;
     *got_tag = m->tag;
     *got_bytes = m->bytes;
@@ -182,16 +183,18 @@ GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_wor
                             int *got_tag, size_t *got_bytes)
 {
     unsigned spins = 0;
+    int full = 0;
     gp_msg *m;
     for (;;) {
-        m = gp_take_match(src_world, tag, ctx, 0); /* drains the inbox first */
+        m = gp_take_match(src_world, tag, ctx, 0, full); /* drains the inbox first */
         if (m) break;
         uint32_t mark = gp_self()->arrived; /* wait for anything after what was looked at */
         if (gp_progress_wanted()) gp_progress(); /* the sender may wait for this rank's part of a collective */
+        full = 0;
         if (gp_wait_must_poll())
             gp_block_wait(&spins);
         else
-            gp_arrival_wait(mark, &spins);
+            full = gp_arrival_wait(mark, &spins);
     }
     return gp_deliver(m, buf, count, type, got_src, got_tag, got_bytes);
 }

@@ -130,21 +130,30 @@ enum gp_slot_state {
     GP_SLOT_RECEIVED = 2,
 };
 
+/* Laid out for the receiver of an eager message: what it reads of the
+ * envelope is the first 32 bytes (one sector of a cache line: a GPU's L1
+ * fetches and misses by sector, and the inbox's acquire empties L1, so
+ * every sector read is a trip to L2), its arrival number and up to 24
+ * payload bytes the next 32. */
 typedef struct gp_msg {
-    uint32_t state;     /* gp_slot_state; the receiver frees it, which also
-                         * tells a rendezvous sender its buffer is free */
+    struct gp_msg *next;
     int src;            /* world rank of the sender */
     int tag;
     int ctx;            /* communicator context: point-to-point or collective */
     uint32_t bytes;
-    const void *data;   /* payload: this slot's eager bytes, the sender's buffer, or a staging copy */
-    void *staged;       /* heap copy to free after delivery, or NULL */
+    uint32_t state;     /* gp_slot_state; the receiver frees it, which also
+                         * tells a rendezvous sender its buffer is free */
     uint8_t on_heap;    /* an overflow envelope (all slots were busy), not a slot */
     uint8_t sender_waits; /* the sender waits for state FREE (rendezvous, synchronous
                            * mode); else the receiver frees an overflow envelope */
-    struct gp_msg *next;
+    uint8_t pad_[2];
     uint32_t seq;       /* arrival number at the receiver (gp_rank.arrived) */
-    uint64_t payload[GP_EAGER_BYTES / 8];
+    uint32_t pad2_;
+    uint64_t payload[GP_EAGER_BYTES / 8]; /* an eager message's bytes */
+    /* only for messages larger than GP_EAGER_BYTES: */
+    const void *data;   /* the sender's buffer, or a staging copy */
+    void *staged;       /* heap copy to free after delivery, or NULL */
+    uint64_t pad3_;     /* 256 bytes: slots stay sector-aligned */
 } gp_msg;
 
 /* A rank's line buffer for one standard stream. */
