@@ -132,7 +132,15 @@ GPUMPI_FN MPI_Errhandler gp_comm_errhandler(MPI_Comm comm)
     return gp_comm_at(comm)->eh;
 }
 
-GPUMPI_FN int gp_ctx_alloc(void) { return GP_FIRST_CTX + 2 * (int)gp_fetch_add(&gp_w()->next_ctx, 1); }
+GPUMPI_FN int gp_ctx_alloc(const char *fn)
+{
+    uint32_t n = gp_fetch_add(&gp_w()->next_ctx, 1);
+    /* a message carries its context in GP_CTX_BITS bits (gp_msg.ctx_flags) */
+    if (GP_FIRST_CTX + 2 * (uint64_t)n + 1 >= (1u << GP_CTX_BITS))
+        gp_fatal(fn, MPI_ERR_INTERN, "too many communicators made in this job (%u; context ids are not reused, at most %u)",
+                 n + 1, ((1u << GP_CTX_BITS) - GP_FIRST_CTX) / 2);
+    return GP_FIRST_CTX + 2 * (int)n;
+}
 
 GPUMPI_FN MPI_Comm gp_comm_new_handle(void)
 {

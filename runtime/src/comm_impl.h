@@ -161,7 +161,7 @@ GPUMPI_FN MPI_Comm gp_comm_new_handle(void);
  * context): errors handler inherited, no name, topology or attributes. */
 GPUMPI_FN MPI_Comm gp_comm_make(MPI_Comm parent, const gp_ranks *ranks, int my_rank, int ctx);
 /* A fresh context pair, unique in the job: call on one member only. */
-GPUMPI_FN int gp_ctx_alloc(void);
+GPUMPI_FN int gp_ctx_alloc(const char *fn);
 /* Splits parent as MPI_Comm_split does (every member calls it); *out is
  * MPI_COMM_NULL for color MPI_UNDEFINED. */
 GPUMPI_FN int gp_comm_split(const char *fn, MPI_Comm parent, int color, int key, MPI_Comm *out);

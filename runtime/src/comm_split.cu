@@ -112,7 +112,7 @@ GPUMPI_FN int gp_comm_split(const char *fn, MPI_Comm parent, int color, int key,
         gp_fetch_add(&L->arrived, 1);
         if (new_rank == 0) {
             gp_wait_for(&L->arrived, (uint32_t)size);
-            L->ctx = gp_ctx_alloc();
+            L->ctx = gp_ctx_alloc(fn);
             L->ranks.size = size;
             L->ranks.first = my_world;
             L->ranks.stride = size > 1 ? (int)L->dmin : 1;
@@ -189,7 +189,7 @@ GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info
     if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy(fn, info, &hints));
     if (!with_info && gp_comm_find(comm)->info != MPI_INFO_NULL)
         GP_TRY(gp_info_copy(fn, gp_comm_find(comm)->info, &hints));
-    int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc() : 0;
+    int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc(fn) : 0;
     MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
     gp_comm *c = gp_comm_find(comm);
     gp_ranks ranks = c->ranks;
@@ -232,7 +232,7 @@ GPUMPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI
     gp_group *g = gp_group_find(group);
     *newcomm = MPI_COMM_NULL;
     if (!g || g->rank == MPI_UNDEFINED) return MPI_SUCCESS; /* not a member */
-    int n = g->ranks.size, me = g->rank, ctx = me == 0 ? gp_ctx_alloc() : 0;
+    int n = g->ranks.size, me = g->rank, ctx = me == 0 ? gp_ctx_alloc("MPI_Comm_create_group") : 0;
     int mask = 1;
     while (mask < n) {
         if (me & mask) {

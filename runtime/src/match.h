@@ -30,11 +30,20 @@ GPUMPI_FN static inline void gp_enqueue(int dest_world, gp_msg *m)
     gp_store_relaxed64((uint64_t *)&m->next, older);
 }
 
-/* The envelope pushed before m (NULL for the first since the last drain). */
+/* The envelope pushed before m (NULL for the first since the last drain).
+ * On the GPU the first look is a plain load: a relaxed one is served by L2
+ * and leaves L1 without the envelope's first sector, so the header reads
+ * that follow would each make the trip again. It sees at least
+ * GP_MSG_LINKING (stored before the sender's release), and the final link
+ * or that; only while it reads GP_MSG_LINKING does it poll. */
 GPUMPI_FN static inline gp_msg *gp_msg_older(gp_msg *m)
 {
     uint64_t v;
     unsigned spins = 0;
+#if defined(GPUMPI_CUDA)
+    v = *(uint64_t *)&m->next;
+    if (v != GP_MSG_LINKING) return (gp_msg *)(uintptr_t)v;
+#endif
     while ((v = gp_load_relaxed64((uint64_t *)&m->next)) == GP_MSG_LINKING) gp_pause(&spins);
     return (gp_msg *)(uintptr_t)v;
 }
@@ -122,7 +131,7 @@ GPUMPI_FN static inline int gp_arrival_wait(uint32_t mark, unsigned *spins)
 
 GPUMPI_FN static inline int gp_matches(const gp_msg *m, int src_world, int tag, int ctx)
 {
-    return m->ctx == ctx && (src_world == MPI_ANY_SOURCE || m->src == src_world) &&
+    return gp_msg_ctx(m) == ctx && (src_world == MPI_ANY_SOURCE || m->src == src_world) &&
            (tag == MPI_ANY_TAG || m->tag == tag);
 }
 

@@ -13,7 +13,7 @@
  * (two ranks sending to each other first must not deadlock). Only with the
  * heap exhausted does it wait for a slot, and tells the watchdog so unless
  * the caller has said what it waits for. */
-GPUMPI_FN static gp_msg *gp_envelope(int me, int dest_world, int tag)
+GPUMPI_FN static gp_msg *gp_envelope(int me, int dest_world, int tag, uint32_t *on_heap)
 {
     gp_rank *r = &gp_hot.ranks[me];
     gp_msg *slots = gp_hot.slots + (size_t)me * GP_SLOTS_PER_RANK;
@@ -24,14 +24,14 @@ GPUMPI_FN static gp_msg *gp_envelope(int me, int dest_world, int tag)
             uint32_t k = (gp_chip()->next_slot + (uint32_t)i) % GP_SLOTS_PER_RANK;
             if (gp_load_acquire(&slots[k].state) == GP_SLOT_FREE) {
                 gp_chip()->next_slot = (uint8_t)(k + 1);
-                slots[k].on_heap = 0;
+                *on_heap = 0;
                 if (told) gp_block_leave();
                 return &slots[k];
             }
         }
         gp_msg *m = (gp_msg *)gp_malloc(sizeof(gp_msg));
         if (m) {
-            m->on_heap = 1;
+            *on_heap = GP_MSG_ON_HEAP;
             if (told) gp_block_leave();
             return m;
         }
@@ -50,19 +50,19 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
     size_t bytes = (size_t)count * (size_t)gp_type_size(type);
     const void *first;
     int contiguous = gp_type_contiguous(type, count, buf, &first);
-    gp_msg *m = gp_envelope(me, dest_world, tag);
+    uint32_t flags;
+    gp_msg *m = gp_envelope(me, dest_world, tag, &flags);
     m->src = me;
     m->tag = tag;
-    m->ctx = ctx;
     m->bytes = (uint32_t)bytes;
-    m->sender_waits = mode == GP_SEND_SYNC;
+    if (mode == GP_SEND_SYNC) flags |= GP_MSG_SENDER_WAITS;
     const void *data;
     if (bytes <= GP_EAGER_BYTES) {
         data = m->payload; /* m->data and m->staged stay unset: the receiver goes by the size */
     } else if (contiguous && gp_is_shared_memory(first) && dest_world != me && mode != GP_SEND_BUFFERED) {
         m->data = data = first; /* the receiver copies straight out of the sender's buffer */
         m->staged = 0;
-        m->sender_waits = 1;
+        flags |= GP_MSG_SENDER_WAITS;
     } else {
         /* a stack buffer no other thread can read, a send to self that
          * must not wait for its own receive, buffered mode, or a type
@@ -77,7 +77,8 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
         else
             gp_type_pack(buf, count, type, (void *)data);
     }
-    int waits = m->sender_waits;
+    m->ctx_flags = (uint32_t)ctx | flags;
+    int waits = (flags & GP_MSG_SENDER_WAITS) != 0;
     gp_rank_stats *st = gp_my_stats();
     if (st) {
         st->sent++;
@@ -117,7 +118,7 @@ GPUMPI_FN void gp_hand_back_now(void)
 GPUMPI_FN int gp_send_done(gp_msg *m)
 {
     if (gp_load_acquire(&m->state) != GP_SLOT_RECEIVED) return 0;
-    if (m->on_heap)
+    if (m->ctx_flags & GP_MSG_ON_HEAP)
         gp_free(m);
     else
         m->state = GP_SLOT_FREE; /* only now may this rank's next send take it */
@@ -170,9 +171,10 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
         st->recvd++;
         st->bytes_recvd += m->bytes;
     }
-    if (m->sender_waits)
+    uint32_t flags = m->ctx_flags;
+    if (flags & GP_MSG_SENDER_WAITS)
         gp_store_release(&m->state, GP_SLOT_RECEIVED); /* completes the sender, which frees the slot */
-    else if (m->on_heap)
+    else if (flags & GP_MSG_ON_HEAP)
         gp_free(m); /* nobody else looks at it again */
     else
         gp_free_later(m);

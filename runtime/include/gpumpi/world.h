@@ -131,30 +131,32 @@ enum gp_slot_state {
 };
 
 /* Laid out for the receiver of an eager message: what it reads of the
- * envelope is the first 32 bytes (one sector of a cache line: a GPU's L1
- * fetches and misses by sector, and the inbox's acquire empties L1, so
- * every sector read is a trip to L2), its arrival number and up to 24
- * payload bytes the next 32. */
+ * envelope, and the first 8 payload bytes, are its first 32 bytes (one
+ * sector of a cache line: a GPU's L1 fetches and misses by sector, and the
+ * inbox's acquire empties L1, so every sector read is a trip to L2). So a
+ * message of up to 8 bytes is one trip. The context shares its word with
+ * the two flags a receiver needs (gp_msg_ctx, GP_MSG_*). */
+#define GP_CTX_BITS 24
+#define GP_MSG_ON_HEAP (1u << 30)      /* an overflow envelope (all slots were busy), not a slot */
+#define GP_MSG_SENDER_WAITS (1u << 31) /* the sender waits for state RECEIVED (rendezvous,
+                                        * synchronous mode); else the receiver frees the
+                                        * envelope (an overflow one) or hands the slot back */
 typedef struct gp_msg {
     struct gp_msg *next;
     int src;            /* world rank of the sender */
     int tag;
-    int ctx;            /* communicator context: point-to-point or collective */
+    uint32_t ctx_flags; /* communicator context (point-to-point or collective) | GP_MSG_* */
     uint32_t bytes;
+    uint64_t payload[GP_EAGER_BYTES / 8]; /* an eager message's bytes, from byte 24 */
     uint32_t state;     /* gp_slot_state; the receiver frees it, which also
                          * tells a rendezvous sender its buffer is free */
-    uint8_t on_heap;    /* an overflow envelope (all slots were busy), not a slot */
-    uint8_t sender_waits; /* the sender waits for state FREE (rendezvous, synchronous
-                           * mode); else the receiver frees an overflow envelope */
-    uint8_t pad_[2];
     uint32_t seq;       /* arrival number at the receiver (gp_rank.arrived) */
-    uint32_t pad2_;
-    uint64_t payload[GP_EAGER_BYTES / 8]; /* an eager message's bytes */
     /* only for messages larger than GP_EAGER_BYTES: */
     const void *data;   /* the sender's buffer, or a staging copy */
     void *staged;       /* heap copy to free after delivery, or NULL */
-    uint64_t pad3_;     /* 256 bytes: slots stay sector-aligned */
+    uint64_t pad_[2];   /* 256 bytes: slots stay sector-aligned */
 } gp_msg;
+#define gp_msg_ctx(m) ((int)((m)->ctx_flags & ((1u << GP_CTX_BITS) - 1)))
 
 /* A rank's line buffer for one standard stream. */
 typedef struct gp_line_buf {
