@@ -67,8 +67,9 @@ done
 part largest && for t in p2p_nonblocking p2p_send_reuse allreduce_small coll_basic comm_split_dup nbc_basic nbc_stress mprobe \
     status_request attr_finalize info_comm errh_codes errh_return type_darray_contents graph_topo neighbor_coll; do
     MAX=$(largest_resident "$B/conformance/$t")
+    t0=$(date +%s) # each one's time: a slow run and a stuck one differ here before they hit the limit
     (GPUMPI_TEST_TIMEOUT=400 expect_line $t "$B/conformance/$t" "$MAX" " No Errors") || failed="$failed $t@$MAX"
-    note "$t at $MAX ranks"
+    note "$t at $MAX ranks ($(($(date +%s) - t0)) s)"
 done
 # the launcher's cases that need no converter, on the GPU
 part launcher && for c in options endings watchdog files stdin clocks output stats gpu_scale; do
