@@ -91,6 +91,7 @@ GPUMPI_FN int gp_coll_go(const gp_coll_nb *nb, gp_sched *s)
     q->next_coll = r->coll_head;
     r->coll_head = h;
     gp_flag_set(GP_RF_COLL, 1);
+    gp_flag_set(GP_RF_SETTLED, 0);
     *nb->request = h;
     gp_progress(); /* starts it (and moves everything else along) */
     return MPI_SUCCESS;

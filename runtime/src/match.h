@@ -83,6 +83,7 @@ GPUMPI_FN static inline void gp_drain_into(gp_rank *r, int mine, gp_msg *&head, 
     uint32_t seq = r->arrived;
     if (!full && !gp_load_relaxed64(inbox)) return;
     gp_msg *m = (gp_msg *)(uintptr_t)gp_take64_acquire(inbox, 0), *oldest = 0;
+    gp_flag_set(GP_RF_SETTLED, 0); /* a progress pass has something new to look at (requests.cu) */
     while (m) { /* newest first: reverse */
         gp_msg *next = gp_msg_older(m);
         m->next = oldest;

@@ -62,8 +62,8 @@ part conformance && for path in "$B"/conformance/*; do
     done
 done
 # (the MPI-1 core's, and every program of the MPI-3.1 additions: issue 9)
-# (nbc_basic takes about 2 minutes there: a nonblocking collective over
-# 270,336 ranks runs its rounds on messages, about 70 ms each on an H100)
+# (nbc_basic takes about 40 s there on an H100: a nonblocking collective
+# over 270,336 ranks runs its rounds on messages)
 part largest && for t in p2p_nonblocking p2p_send_reuse allreduce_small coll_basic comm_split_dup nbc_basic nbc_stress mprobe \
     status_request attr_finalize info_comm errh_codes errh_return type_darray_contents graph_topo neighbor_coll; do
     MAX=$(largest_resident "$B/conformance/$t")

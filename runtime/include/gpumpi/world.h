@@ -324,6 +324,7 @@ enum {
     GP_RF_COLL = 4,       /* nonblocking collectives are in flight (gp_rank.coll_head != 0) */
     GP_RF_PUBLISHED = 8,  /* the watchdog record says "blocked" (watchdog.cu) */
     GP_RF_FREE_LATER = 16,/* gp_rank.free_later holds a slot to hand back (p2p.cu) */
+    GP_RF_SETTLED = 32,   /* the last progress pass left nothing to do but wait for arrivals (requests.cu) */
 };
 typedef struct gp_rank_chip {
     uint8_t flags;     /* GP_RF_* */
