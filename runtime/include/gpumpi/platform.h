@@ -30,6 +30,9 @@ typedef struct __attribute__((aligned(16))) gp_tagged {
 /* nvcc 13 miscompiles a variadic device function inlined into its caller
  * (ptxas: "Unknown symbol '%VAParam'"): keep every variadic one out of line. */
 #define GPUMPI_VARIADIC_FN __device__ __noinline__
+/* A loop nvcc must not unroll (where unrolled copies of its body would
+ * not fit in the registers -maxrregcount leaves, and spill). */
+#define GP_NO_UNROLL _Pragma("unroll 1")
 #elif defined(GPUMPI_BACKEND_THREADS)
 #define GPUMPI_THREADS 1
 #ifndef __device__
@@ -44,6 +47,7 @@ typedef struct __attribute__((aligned(16))) gp_tagged {
 #define GPUMPI_VAR
 #define GPUMPI_CONST_VAR
 #define GPUMPI_VARIADIC_FN
+#define GP_NO_UNROLL
 #else
 /* plain C parse of user code: no bodies below are used */
 #define GPUMPI_FN
@@ -51,6 +55,7 @@ typedef struct __attribute__((aligned(16))) gp_tagged {
 #define GPUMPI_VAR
 #define GPUMPI_CONST_VAR
 #define GPUMPI_VARIADIC_FN
+#define GP_NO_UNROLL
 #endif
 
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
