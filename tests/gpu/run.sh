@@ -4,9 +4,8 @@
 # PARTS (default all of them) runs some: programs (the examples, endings,
 # output, globals, the test project), conformance (every program at 4, 7,
 # 64 and 4096 ranks), largest (16 at the largest resident count), launcher
-# (the launcher's cases). On an H100 the whole takes about 10 minutes:
-# "programs conformance" 3, "largest launcher" 7 (a device command may have
-# to run it in two parts).
+# (the launcher's cases). On an H100 the whole takes about 6 minutes:
+# "programs conformance" 3, "largest launcher" 2.5.
 #   run.sh BIN_DIR SOURCE_DIR [PARTS]
 B=$1 SRC=$2 PARTS=${3:-"programs conformance largest launcher"}
 part() { case " $PARTS " in *" $1 "*) return 0 ;; esac; return 1; }
@@ -62,13 +61,16 @@ part conformance && for path in "$B"/conformance/*; do
     done
 done
 # (the MPI-1 core's, and every program of the MPI-3.1 additions: issue 9)
-# (nbc_basic takes about 40 s there on an H100: a nonblocking collective
-# over 270,336 ranks runs its rounds on messages)
+# (nbc_basic takes about 40 s there on an H100, the longest: a nonblocking
+# collective over 270,336 ranks runs its rounds on messages. The limit,
+# 150 s, is four times that: a run several times slower is a failure to
+# look into. Session 11 found why nbc_basic had taken over 400 s: most
+# ranks made full progress passes while a root had work to do.)
 part largest && for t in p2p_nonblocking p2p_send_reuse allreduce_small coll_basic comm_split_dup nbc_basic nbc_stress mprobe \
     status_request attr_finalize info_comm errh_codes errh_return type_darray_contents graph_topo neighbor_coll; do
     MAX=$(largest_resident "$B/conformance/$t")
     t0=$(date +%s) # each one's time: a slow run and a stuck one differ here before they hit the limit
-    (GPUMPI_TEST_TIMEOUT=400 expect_line $t "$B/conformance/$t" "$MAX" " No Errors") || failed="$failed $t@$MAX"
+    (GPUMPI_TEST_TIMEOUT=150 expect_line $t "$B/conformance/$t" "$MAX" " No Errors") || failed="$failed $t@$MAX"
     note "$t at $MAX ranks ($(($(date +%s) - t0)) s)"
 done
 # the launcher's cases that need no converter, on the GPU
