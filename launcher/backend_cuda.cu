@@ -291,7 +291,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     hw.slots = (gp_msg *)dev_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
     hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
     hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
-    hw.inbox = (uint64_t *)dev_zalloc(sizeof(uint64_t) * n, "inboxes");
+    hw.inbox = (gp_inbox *)dev_zalloc(sizeof(gp_inbox) * n, "inboxes");
     gp_tree_layout(&hw.tree, (n + o->block - 1) / o->block); /* one input per block */
     hw.tree.values = (char *)dev_zalloc((size_t)hw.tree.all_inputs * GP_TREE_BYTES, "the collectives tree");
     uint32_t *counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * gp_tree_counts_len(&hw.tree), "the collectives tree");

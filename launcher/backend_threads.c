@@ -136,7 +136,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     }
     w->exit_codes = zalloc(sizeof(int) * n);
     w->exited = zalloc(sizeof(uint32_t) * n);
-    w->inbox = zalloc(sizeof(uint64_t) * n);
+    w->inbox = zalloc(sizeof(gp_inbox) * n);
     gp_tree_layout(&w->tree, n); /* a block is one rank here */
     w->tree.values = zalloc((size_t)w->tree.all_inputs * GP_TREE_BYTES);
     gp_tree_carve(&w->tree, zalloc(sizeof(uint32_t) * gp_tree_counts_len(&w->tree)),

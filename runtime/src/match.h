@@ -22,20 +22,30 @@
  * to the one it displaced, so its link reads GP_MSG_LINKING for the few
  * cycles in between (the receiver waits for it in gp_msg_older). The
  * caller has made a release fence after filling the envelope (and set
- * m->next to GP_MSG_LINKING before it). */
+ * m->next to GP_MSG_LINKING before it). What it displaces may be a
+ * landing instead (landing.h): one a receive waits at is withdrawn (the
+ * receive wakes and finds the envelope), one a message has landed in is
+ * kept in the envelope, older than it (GP_MSG_LANDED). */
 #define GP_MSG_LINKING ((uint64_t)1)
+#define GP_MSG_LANDED ((uint64_t)3)
+#define GP_INBOX_LANDING 2 /* the head of an inbox that holds a landing has bit 1 set; an envelope's address never */
+#define GP_INBOX_LANDED 3  /* its low two bits: a message has landed (else a receive waits there) */
+GPUMPI_FN void gp_enqueue_on_landing(gp_msg *m, gp_inbox older);
 GPUMPI_FN static inline void gp_enqueue(int dest_world, gp_msg *m)
 {
-    uint64_t older = gp_exchange64_relaxed(&gp_hot.inbox[dest_world], (uint64_t)(uintptr_t)m);
-    gp_store_relaxed64((uint64_t *)&m->next, older);
+    gp_inbox older = gp_inbox_exchange(&gp_hot.inbox[dest_world], (uint64_t)(uintptr_t)m, 0);
+    if (older.head & GP_INBOX_LANDING)
+        gp_enqueue_on_landing(m, older);
+    else
+        gp_store_relaxed64((uint64_t *)&m->next, older.head);
 }
 
-/* The envelope pushed before m (NULL for the first since the last drain).
- * On the GPU the first look is a plain load: a relaxed one is served by L2
- * and leaves L1 without the envelope's first sector, so the header reads
- * that follow would each make the trip again. It sees at least
- * GP_MSG_LINKING (stored before the sender's release), and the final link
- * or that; only while it reads GP_MSG_LINKING does it poll. */
+/* The envelope pushed before m (NULL for the first since the last drain),
+ * or GP_MSG_LANDED. On the GPU the first look is a plain load: a relaxed
+ * one is served by L2 and leaves L1 without the envelope's first sector,
+ * so the header reads that follow would each make the trip again. It sees
+ * at least GP_MSG_LINKING (stored before the sender's release), and the
+ * final link or that; only while it reads GP_MSG_LINKING does it poll. */
 GPUMPI_FN static inline gp_msg *gp_msg_older(gp_msg *m)
 {
     uint64_t v;
@@ -71,21 +81,38 @@ GPUMPI_FN static inline void gp_uq_unlink(gp_msg *&head, gp_msg *&tail, gp_msg *
     if (tail == m) tail = prev;
 }
 
-/* Moves what has arrived onto the private lists, in arrival order. List
- * `mine` (or none, -1) is the caller's, in head/tail: the inbox's acquire
- * empties L1, so private state read after it costs a trip to L2 or DRAM
- * each, and what the caller loaded before stays in registers. `full`: the
- * caller has just seen the inbox hold something (a wait for arrivals), so
- * the look that spares an empty inbox the exchange would be a wasted trip. */
-GPUMPI_FN static inline void gp_drain_into(gp_rank *r, int mine, gp_msg *&head, gp_msg *&tail, int full = 0)
+GPUMPI_FN static inline int gp_matches(const gp_msg *m, int src_world, int tag, int ctx)
 {
-    uint64_t *inbox = &gp_hot.inbox[gp_thread_rank()];
-    uint32_t seq = r->arrived;
-    if (!full && !gp_load_relaxed64(inbox)) return;
-    gp_msg *m = (gp_msg *)(uintptr_t)gp_take64_acquire(inbox, 0), *oldest = 0;
+    return gp_msg_ctx(m) == ctx && (src_world == MPI_ANY_SOURCE || m->src == src_world) &&
+           (tag == MPI_ANY_TAG || m->tag == tag);
+}
+
+/* What a receive waiting at a landing looks for (landing.cu). */
+typedef struct gp_want {
+    int src_world, tag, ctx;
+} gp_want;
+
+/* Moves the envelopes taken from the inbox, newest first from m, onto the
+ * private lists in arrival order, numbering them from seq. List `mine`
+ * (or none, -1) is the caller's, in head/tail: the inbox's acquire empties
+ * L1, so private state read after it costs a trip to L2 or DRAM each, and
+ * what the caller loaded before stays in registers. Only a receive
+ * waiting at a landing (landing.h) passes `want`: a message that landed
+ * before these (the oldest's link is GP_MSG_LANDED) goes to *landed, and
+ * the oldest of them that matches `want` to *matched instead of a list
+ * (the lists held no match when it began to wait). */
+GPUMPI_FN static inline void gp_drain_chain(gp_rank *r, int mine, gp_msg *&head, gp_msg *&tail, gp_msg *m,
+                                            uint32_t seq, const gp_want *want = 0, gp_inbox *landed = 0,
+                                            gp_msg **matched = 0)
+{
+    gp_msg *oldest = 0;
     gp_flag_set(GP_RF_SETTLED, 0); /* a progress pass has something new to look at (requests.cu) */
     while (m) { /* newest first: reverse */
         gp_msg *next = gp_msg_older(m);
+        if ((uint64_t)(uintptr_t)next == GP_MSG_LANDED) {
+            *landed = m->landed;
+            next = 0;
+        }
         m->next = oldest;
         oldest = m;
         m = next;
@@ -95,13 +122,28 @@ GPUMPI_FN static inline void gp_drain_into(gp_rank *r, int mine, gp_msg *&head, 
         int b = gp_uq_bucket(m->src);
         m->seq = seq++;
         m->next = 0;
-        if (b == mine)
+        if (want && !*matched && !landed->head && gp_matches(m, want->src_world, want->tag, want->ctx))
+            *matched = m;
+        else if (b == mine)
             gp_uq_append(head, tail, m);
         else
             gp_uq_append(r->uq_head[b], r->uq_tail[b], m);
         m = next;
     }
     r->arrived = seq;
+}
+
+/* Moves what has arrived onto the private lists (gp_drain_chain). `full`:
+ * the caller has just seen the inbox hold something (a wait for arrivals),
+ * so the look that spares an empty inbox the exchange would be a wasted
+ * trip. */
+GPUMPI_FN static inline void gp_drain_into(gp_rank *r, int mine, gp_msg *&head, gp_msg *&tail, int full = 0)
+{
+    gp_inbox *inbox = &gp_hot.inbox[gp_thread_rank()];
+    uint32_t seq = r->arrived;
+    if (!full && !gp_inbox_head(inbox)) return;
+    gp_msg *m = (gp_msg *)(uintptr_t)gp_inbox_take_acquire(inbox).head;
+    gp_drain_chain(r, mine, head, tail, m, seq); /* no landing outside a landing's wait */
 }
 
 GPUMPI_FN static inline void gp_drain_inbox(gp_rank *r)
@@ -123,17 +165,11 @@ GPUMPI_FN static inline uint32_t gp_arrival_mark(void)
 GPUMPI_FN static inline int gp_arrival_wait(uint32_t mark, unsigned *spins)
 {
     gp_rank *r = gp_self();
-    uint64_t *inbox = &gp_hot.inbox[gp_thread_rank()];
+    gp_inbox *inbox = &gp_hot.inbox[gp_thread_rank()];
     if (r->arrived != mark) return 0; /* already here, not yet looked at */
-    while (!gp_load_relaxed64(inbox)) gp_block_wait(spins); /* the drain's exchange acquires */
+    while (!gp_inbox_head(inbox)) gp_block_wait(spins); /* the drain's exchange acquires */
     gp_block_progress();
     return 1;
-}
-
-GPUMPI_FN static inline int gp_matches(const gp_msg *m, int src_world, int tag, int ctx)
-{
-    return gp_msg_ctx(m) == ctx && (src_world == MPI_ANY_SOURCE || m->src == src_world) &&
-           (tag == MPI_ANY_TAG || m->tag == tag);
 }
 
 

@@ -43,6 +43,15 @@ GPUMPI_FN static gp_msg *gp_envelope(int me, int dest_world, int tag, uint32_t *
     }
 }
 
+GPUMPI_FN static inline void gp_count_sent(size_t bytes)
+{
+    gp_rank_stats *st = gp_my_stats();
+    if (st) {
+        st->sent++;
+        st->bytes_sent += bytes;
+    }
+}
+
 GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx,
                                 int mode)
 {
@@ -55,6 +64,15 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
      * trip to L2 of its own rather than one beside theirs. */
     int words = contiguous && (bytes == 8 || bytes == 16) && ((uintptr_t)first & 7) == 0 ? (int)(bytes / 8) : 0;
     uint64_t early0 = words ? ((const uint64_t *)first)[0] : 0, early1 = words == 2 ? ((const uint64_t *)first)[1] : 0;
+#if GP_HAVE_LANDING
+    if (contiguous && bytes <= GP_LAND_BYTES && dest_world != me &&
+        gp_land_try(dest_world, tag, ctx, gp_inbox_peek(&gp_hot.inbox[dest_world]),
+                    words ? early0 : gp_land_bytes(first, bytes), bytes)) {
+        gp_count_sent(bytes);
+        gp_hand_back(); /* no fence of this send's hands it back */
+        return 0;
+    }
+#endif
     uint32_t flags;
     gp_msg *m = gp_envelope(me, dest_world, tag, &flags);
     m->src = me;
@@ -87,11 +105,7 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
     }
     m->ctx_flags = (uint32_t)ctx | flags;
     int waits = (flags & GP_MSG_SENDER_WAITS) != 0;
-    gp_rank_stats *st = gp_my_stats();
-    if (st) {
-        st->sent++;
-        st->bytes_sent += bytes;
-    }
+    gp_count_sent(bytes);
     m->state = GP_SLOT_QUEUED;
     m->next = (gp_msg *)(uintptr_t)GP_MSG_LINKING;
     gp_fence_release(); /* publishes the envelope, and this rank's reads of a slot it hands back here */
@@ -190,17 +204,30 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
 }
 
 GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_world, int tag, int ctx, int *got_src,
-                            int *got_tag, size_t *got_bytes)
+                            int *got_tag, size_t *got_bytes, int looked)
 {
     unsigned spins = 0;
     int full = 0;
-    gp_msg *m;
+    gp_msg *m = 0;
+    const void *first;
+    int land = GP_HAVE_LANDING && gp_type_contiguous(type, count, buf, &first);
     for (;;) {
-        m = gp_take_match(src_world, tag, ctx, 0, full); /* drains the inbox first */
-        if (m) break;
+        if (!looked) {
+            m = gp_take_match(src_world, tag, ctx, 0, full); /* drains the inbox first */
+            if (m) break;
+        }
+        looked = 0;
         uint32_t mark = gp_self()->arrived; /* wait for anything after what was looked at */
-        if (gp_progress_wanted()) gp_progress(); /* the sender may wait for this rank's part of a collective */
         full = 0;
+        if (gp_progress_wanted()) {
+            gp_progress(); /* the sender may wait for this rank's part of a collective */
+        } else if (land) { /* nothing to do but wait: wait at a landing */
+            int got = gp_land_wait(src_world, tag, ctx, (void *)first, (size_t)count * (size_t)gp_type_size(type),
+                                   got_src, got_tag, got_bytes, &m, &spins);
+            if (got == 1) return MPI_SUCCESS;
+            if (got == 2) break;
+            continue;
+        }
         if (gp_wait_must_poll())
             gp_block_wait(&spins);
         else
@@ -212,7 +239,7 @@ GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_wor
 GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
                             size_t *got_bytes)
 {
-    return gp_recv_typed(buf, (int)cap, MPI_BYTE, src_world, tag, ctx, got_src, got_tag, got_bytes);
+    return gp_recv_typed(buf, (int)cap, MPI_BYTE, src_world, tag, ctx, got_src, got_tag, got_bytes, 0);
 }
 
 GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
@@ -267,7 +294,7 @@ GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
     } else {
         if (!told) gp_block_enter("MPI_Recv", comm, src, tag);
         told = 1;
-        rc = gp_recv_typed(buf, count, datatype, src, tag, ctx, &got_src, &got_tag, &got);
+        rc = gp_recv_typed(buf, count, datatype, src, tag, ctx, &got_src, &got_tag, &got, 1);
     }
     if (told) gp_block_leave();
     gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, rc, got);

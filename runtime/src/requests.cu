@@ -101,7 +101,7 @@ GPUMPI_FN static void gp_match_posted(gp_rank *r)
  * MPI_Waitall), and nbc_basic over 400 s (36 s now). */
 GPUMPI_FN void gp_progress(void)
 {
-    if (gp_flag(GP_RF_SETTLED) && !gp_load_relaxed64(&gp_hot.inbox[gp_thread_rank()])) return;
+    if (gp_flag(GP_RF_SETTLED) && !gp_inbox_head(&gp_hot.inbox[gp_thread_rank()])) return;
     gp_rank *r = gp_self();
     uint32_t seen = gp_arrival_mark();
     if (r->coll_head) gp_coll_progress_all();

@@ -19,6 +19,13 @@ typedef struct __attribute__((aligned(16))) gp_tagged {
     uint64_t value, tag;
 } gp_tagged;
 
+/* A rank's inbox word (match.h, landing.h): the newest envelope sent to the
+ * rank, or what a receive waiting there has published or been sent.
+ * 16-byte aligned, changed only by the gp_inbox_* atomics below. */
+typedef struct __attribute__((aligned(16))) gp_inbox {
+    uint64_t head, word;
+} gp_inbox;
+
 #if defined(__CUDACC__) && !defined(GPUMPI_BACKEND_THREADS)
 #define GPUMPI_CUDA 1
 #define GPUMPI_FN __device__
@@ -115,6 +122,9 @@ __device__ static __forceinline__ uint64_t gp_take64_acquire(uint64_t *p, uint64
 /* After a release fence every store (relaxed ones included) publishes what
  * came before the fence: one fence can hand over several words. */
 __device__ static __forceinline__ void gp_fence_release(void) { cuda::atomic_thread_fence(GP_REL, cuda::thread_scope_device); }
+/* What another thread published before the relaxed read just made is
+ * visible after it. */
+__device__ static __forceinline__ void gp_fence_acquire(void) { cuda::atomic_thread_fence(GP_ACQ, cuda::thread_scope_device); }
 __device__ static __forceinline__ uint64_t gp_exchange64_relaxed(uint64_t *p, uint64_t v) { return GP_DEV_REF(uint64_t, p).exchange(v, GP_RLX); }
 __device__ static __forceinline__ void gp_store_relaxed(uint32_t *p, uint32_t v) { GP_DEV_REF(uint32_t, p).store(v, GP_RLX); }
 __device__ static __forceinline__ void gp_store_relaxed64(uint64_t *p, uint64_t v) { GP_DEV_REF(uint64_t, p).store(v, GP_RLX); }
@@ -145,6 +155,7 @@ static inline uint64_t gp_load_acquire64(uint64_t *p) { return __atomic_load_n(p
 static inline uint64_t gp_exchange64(uint64_t *p, uint64_t v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQ_REL); }
 static inline uint64_t gp_take64_acquire(uint64_t *p, uint64_t v) { return __atomic_exchange_n(p, v, __ATOMIC_ACQUIRE); }
 static inline void gp_fence_release(void) { __atomic_thread_fence(__ATOMIC_RELEASE); }
+static inline void gp_fence_acquire(void) { __atomic_thread_fence(__ATOMIC_ACQUIRE); }
 static inline uint64_t gp_exchange64_relaxed(uint64_t *p, uint64_t v) { return __atomic_exchange_n(p, v, __ATOMIC_RELAXED); }
 static inline void gp_store_relaxed(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
 static inline void gp_store_relaxed64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELAXED); }
@@ -202,6 +213,99 @@ static inline gp_tagged gp_tagged_get(gp_tagged *p)
     return t;
 }
 #endif
+
+/* The inbox's atomics (gp_inbox, above): an exchange, one acquiring (a
+ * drain reads the envelopes it took), a compare-and-swap returning what
+ * was there, and loads that may tear (a look before a compare-and-swap,
+ * which checks it whole; a poll of the head alone). GP_HAVE_LANDING: the
+ * 16-byte atomics a landing needs (landing.h) exist; without them (CUDA
+ * before sm_90) the inbox is its head alone and no receive publishes a
+ * landing. */
+#if defined(GPUMPI_CUDA) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
+#define GP_HAVE_LANDING 1
+#define GP_INBOX_XCHG(order)                                                                                          \
+    gp_inbox o;                                                                                                       \
+    asm volatile("{ .reg .b128 d, s; mov.b128 s, {%2, %3}; atom." order ".gpu.exch.b128 d, [%4], s; "                 \
+                 "mov.b128 {%0, %1}, d; }"                                                                            \
+                 : "=l"(o.head), "=l"(o.word) : "l"(head), "l"(word), "l"(p) : "memory");                              \
+    return o
+__device__ static __forceinline__ gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word) { GP_INBOX_XCHG("relaxed"); }
+__device__ static __forceinline__ gp_inbox gp_inbox_take_acquire(gp_inbox *p)
+{
+    uint64_t head = 0, word = 0;
+    GP_INBOX_XCHG("acquire");
+}
+#undef GP_INBOX_XCHG
+__device__ static __forceinline__ gp_inbox gp_inbox_cas(gp_inbox *p, gp_inbox expect, gp_inbox want)
+{
+    gp_inbox o;
+    asm volatile("{ .reg .b128 d, c, s; mov.b128 c, {%2, %3}; mov.b128 s, {%4, %5}; "
+                 "atom.relaxed.gpu.cas.b128 d, [%6], c, s; mov.b128 {%0, %1}, d; }"
+                 : "=l"(o.head), "=l"(o.word)
+                 : "l"(expect.head), "l"(expect.word), "l"(want.head), "l"(want.word), "l"(p) : "memory");
+    return o;
+}
+__device__ static __forceinline__ gp_inbox gp_inbox_peek(gp_inbox *p)
+{
+    gp_inbox o;
+    asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(o.head), "=l"(o.word) : "l"(p) : "memory");
+    return o;
+}
+#elif defined(GPUMPI_CUDA)
+#define GP_HAVE_LANDING 0
+__device__ static __forceinline__ gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word)
+{
+    gp_inbox o = {GP_DEV_REF(uint64_t, &p->head).exchange(head, GP_RLX), 0};
+    (void)word;
+    return o;
+}
+__device__ static __forceinline__ gp_inbox gp_inbox_take_acquire(gp_inbox *p)
+{
+    gp_inbox o = {GP_DEV_REF(uint64_t, &p->head).exchange(0, GP_ACQ), 0};
+    return o;
+}
+__device__ static __forceinline__ gp_inbox gp_inbox_cas(gp_inbox *p, gp_inbox expect, gp_inbox want)
+{
+    GP_DEV_REF(uint64_t, &p->head).compare_exchange_strong(expect.head, want.head, GP_RLX, GP_RLX);
+    return expect;
+}
+__device__ static __forceinline__ gp_inbox gp_inbox_peek(gp_inbox *p)
+{
+    gp_inbox o = {GP_DEV_REF(uint64_t, &p->head).load(GP_RLX), 0};
+    return o;
+}
+#else
+/* cmpxchg16b (-mcx16) on x86-64 */
+#define GP_HAVE_LANDING 1
+typedef unsigned __int128 gp_u128;
+static inline gp_u128 gp_inbox_pack(uint64_t head, uint64_t word) { return (gp_u128)word << 64 | head; }
+static inline gp_inbox gp_inbox_unpack(gp_u128 v)
+{
+    gp_inbox o = {(uint64_t)v, (uint64_t)(v >> 64)};
+    return o;
+}
+static inline gp_inbox gp_inbox_peek(gp_inbox *p)
+{
+    gp_inbox o = {__atomic_load_n(&p->head, __ATOMIC_RELAXED), __atomic_load_n(&p->word, __ATOMIC_RELAXED)};
+    return o;
+}
+static inline gp_inbox gp_inbox_cas(gp_inbox *p, gp_inbox expect, gp_inbox want)
+{
+    return gp_inbox_unpack(__sync_val_compare_and_swap((gp_u128 *)p, gp_inbox_pack(expect.head, expect.word),
+                                                       gp_inbox_pack(want.head, want.word)));
+}
+static inline gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word)
+{
+    gp_inbox was = gp_inbox_peek(p), want = {head, word};
+    for (;;) {
+        gp_inbox got = gp_inbox_cas(p, was, want);
+        if (got.head == was.head && got.word == was.word) return was;
+        was = got;
+    }
+}
+static inline gp_inbox gp_inbox_take_acquire(gp_inbox *p) { return gp_inbox_exchange(p, 0, 0); }
+#endif
+GPUMPI_FN static inline uint64_t gp_inbox_head(gp_inbox *p) { return gp_load_relaxed64(&p->head); }
 
 /* A warp of threads working together (the copy service): lane id, width,
  * and a value from lane 0. On the threads backend a "warp" is one thread. */

@@ -154,7 +154,9 @@ typedef struct gp_msg {
     /* only for messages larger than GP_EAGER_BYTES: */
     const void *data;   /* the sender's buffer, or a staging copy */
     void *staged;       /* heap copy to free after delivery, or NULL */
-    uint64_t pad_[2];   /* 256 bytes: slots stay sector-aligned */
+    gp_inbox landed;    /* a landed message this one displaced from the inbox
+                         * (GP_MSG_LANDED, landing.h); 256 bytes in all:
+                         * slots stay sector-aligned */
 } gp_msg;
 #define gp_msg_ctx(m) ((int)((m)->ctx_flags & ((1u << GP_CTX_BITS) - 1)))
 
@@ -276,8 +278,8 @@ typedef struct gp_world {
     gp_msg *slots;           /* nranks * GP_SLOTS_PER_RANK */
     int *exit_codes;         /* nranks entries, written when a rank returns */
     uint32_t *exited;        /* nranks entries, 1 once the rank has returned */
-    uint64_t *inbox;         /* nranks entries: the newest envelope sent to each rank
-                              * and not yet taken (a stack; match.cu) */
+    gp_inbox *inbox;         /* nranks entries: the newest envelope sent to each rank
+                              * and not yet taken (a stack; match.h), or a landing (landing.h) */
     uint64_t host_ticket;    /* next host-call ticket */
     gp_host_cell *host_cells;/* GP_HOST_CELLS cells, device view of pinned memory */
     uint64_t t0_ns;          /* MPI_Wtime origin */
@@ -305,7 +307,7 @@ extern GPUMPI_CONST_VAR gp_world *gp_world_ptr;
 typedef struct gp_world_hot {
     gp_rank *ranks;
     gp_msg *slots;
-    uint64_t *inbox;
+    gp_inbox *inbox;
     gp_rank_stats *stats; /* NULL without --stats */
     int nranks;
 } gp_world_hot;

@@ -1,0 +1,72 @@
+/* Landing: a receive that has to wait, with nothing else to do meanwhile,
+ * publishes what it waits for in its inbox word, and a sender of a small
+ * message that matches puts the message there, bytes and all, with one
+ * compare-and-swap: no slot, envelope, fence, drain or hand-back (the
+ * 8-byte ping-pong's path). The landing replaces an empty inbox, and any
+ * envelope pushed meanwhile withdraws it, so a message lands only when the
+ * receiver has taken everything sent before it: MPI's non-overtaking rule.
+ *
+ * The inbox (gp_inbox) then holds, in head's low bits:
+ *   GP_INBOX_LANDING: a waiting receive's key. head: capacity (0-8 bytes)
+ *     << 2 | any source << 6 | any tag << 7 | source << 8 | tag << 32;
+ *     word: its context.
+ *   GP_INBOX_LANDED: a message. head: bytes << 2 | source << 8 | tag << 32;
+ *     word: the bytes.
+ * Sources are world ranks (24 bits). Inline (runtime.h includes it after
+ * match.h): every small send looks. */
+#ifndef GPUMPI_LANDING_H
+#define GPUMPI_LANDING_H
+
+#define GP_LAND_BYTES 8
+
+GPUMPI_FN static inline uint64_t gp_land_key(uint64_t kind, size_t bytes, int src_world, int tag)
+{
+    return kind | (uint64_t)bytes << 2 | ((uint64_t)(uint32_t)src_world & 0xffffffu) << 8 | (uint64_t)(uint32_t)tag << 32;
+}
+
+/* Where the receive from (src_world, tag, ctx) into cap bytes waits. */
+GPUMPI_FN static inline gp_inbox gp_land_token(int src_world, int tag, int ctx, size_t cap)
+{
+    uint64_t any = (src_world == MPI_ANY_SOURCE ? 1u << 6 : 0) | (tag == MPI_ANY_TAG ? 1u << 7 : 0);
+    gp_inbox t = {gp_land_key(GP_INBOX_LANDING, cap < GP_LAND_BYTES ? cap : GP_LAND_BYTES,
+                              src_world == MPI_ANY_SOURCE ? 0 : src_world, tag == MPI_ANY_TAG ? 0 : tag) | any,
+                  (uint64_t)(uint32_t)ctx};
+    return t;
+}
+
+/* The first `bytes` (at most 8) bytes at p, as the low bytes of a word. */
+GPUMPI_FN static inline uint64_t gp_land_bytes(const void *p, size_t bytes)
+{
+    if (bytes == 8 && ((uintptr_t)p & 7) == 0) return *(const uint64_t *)p;
+    uint64_t v = 0;
+    for (size_t i = 0; i < bytes; i++) v |= (uint64_t)((const unsigned char *)p)[i] << (8 * i);
+    return v;
+}
+
+/* Lands `bytes` (at most GP_LAND_BYTES) bytes, `payload` (gp_land_bytes),
+ * from this rank at dest_world if a receive that matches waits there (`seen`:
+ * what gp_inbox_peek read of its inbox): 1 when it did (the send is
+ * complete), 0 when the message has to go the usual way. */
+GPUMPI_FN static inline int gp_land_try(int dest_world, int tag, int ctx, gp_inbox seen, uint64_t payload,
+                                        size_t bytes)
+{
+    gp_inbox v = seen;
+    if ((v.head & 3) != GP_INBOX_LANDING || v.word != (uint64_t)(uint32_t)ctx) return 0;
+    int me = gp_thread_rank();
+    if (bytes > ((v.head >> 2) & 15)) return 0; /* the receive's buffer is smaller: it reports the truncation */
+    if (!(v.head & (1u << 6)) && ((v.head >> 8) & 0xffffffu) != (uint64_t)me) return 0;
+    if (!(v.head & (1u << 7)) && (uint32_t)(v.head >> 32) != (uint32_t)tag) return 0;
+    gp_inbox landed = {gp_land_key(GP_INBOX_LANDED, bytes, me, tag), payload};
+    gp_inbox was = gp_inbox_cas(&gp_hot.inbox[dest_world], v, landed);
+    return was.head == v.head && was.word == v.word;
+}
+
+/* The receive's side (landing.cu): publishes the landing and waits. 1
+ * when a message landed (its bytes are in dst, which holds cap bytes, and
+ * its source, tag and size in the out-parameters); 2 when an envelope that
+ * matches came instead (*matched: deliver it); 0 when something else
+ * arrived first or meanwhile (it is on the lists now: look again). */
+GPUMPI_FN int gp_land_wait(int src_world, int tag, int ctx, void *dst, size_t cap, int *got_src, int *got_tag,
+                           size_t *got_bytes, gp_msg **matched, unsigned *spins);
+
+#endif

@@ -1,0 +1,243 @@
+/* Small messages to a receive that is already waiting (gpumpi hands
+ * those over in the receiver's inbox word, beside its queues): contents,
+ * status and order must be the same as for any message.
+ *   1. pairs: sizes 0 to 8 bytes and 12, into receives that wait for one
+ *      source and tag, any source, any tag, and a buffer one byte larger;
+ *   2. order: a mix of small and large messages on one tag (the large ones
+ *      cannot take the small path) arrives in the order sent;
+ *   3. selection: a receive that waits for one tag, communicator or
+ *      source is not given a message with another;
+ *   4. truncation: 8 bytes into a 4-byte receive that waits is
+ *      MPI_ERR_TRUNCATE, and the next message is intact;
+ *   5. synchronous small sends to a waiting receive;
+ *   6. fan-in: every rank sends numbered small messages to rank 0, which
+ *      takes them with MPI_ANY_SOURCE: none lost, none twice, each source
+ *      in order (FAN each; 2 each above 4096 ranks, where rank 0 alone
+ *      would take long).
+ * The sender sometimes waits a little first, so that the receive is
+ * already waiting. Prints " No Errors" when every check passed. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+#include "mpitest.h"
+
+enum { ROUNDS = 4, ORDER_MSGS = 24, BIG = 300, FAN = 20 };
+
+/* a short wait, so that the partner is in its receive already */
+static void pause_us(double us)
+{
+    double t = MPI_Wtime();
+    while (MPI_Wtime() - t < us * 1e-6) {
+    }
+}
+
+static unsigned char pattern(int seed, int i) { return (unsigned char)(seed * 31 + i * 7 + 1); }
+
+static void pairs(int partner, int even)
+{
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int bytes = 0; bytes <= 12; bytes++) {
+            if (bytes > 8 && bytes != 12) continue;
+            int tag = 100 + bytes, seed = round * 16 + bytes;
+            unsigned char out[16], in[17];
+            for (int i = 0; i < bytes; i++) out[i] = pattern(seed, i);
+            int form = (round + bytes) % 4; /* exact, any source, any tag, one byte more room */
+            for (int leg = 0; leg < 2; leg++) {
+                int sending = (leg == 0) == even;
+                if (sending) {
+                    if ((round + leg) % 2) pause_us(50);
+                    MPI_Send(out, bytes, MPI_BYTE, partner, tag, MPI_COMM_WORLD);
+                } else {
+                    MPI_Status st;
+                    memset(in, 0xEE, sizeof in);
+                    int src = form == 1 ? MPI_ANY_SOURCE : partner, t = form == 2 ? MPI_ANY_TAG : tag;
+                    int cap = form == 3 ? bytes + 1 : bytes, n = -1;
+                    MPI_Recv(in, cap, MPI_BYTE, src, t, MPI_COMM_WORLD, &st);
+                    MPI_Get_count(&st, MPI_BYTE, &n);
+                    CHECK(st.MPI_SOURCE == partner && st.MPI_TAG == tag && n == bytes,
+                          "round %d, %d bytes: status source %d tag %d count %d", round, bytes, st.MPI_SOURCE,
+                          st.MPI_TAG, n);
+                    int ok = 1;
+                    for (int i = 0; i < bytes; i++) ok &= in[i] == pattern(seed, i);
+                    for (int i = bytes; i < (int)sizeof in; i++) ok &= in[i] == 0xEE;
+                    CHECK(ok, "round %d, %d bytes: contents, or bytes written past the message", round, bytes);
+                }
+            }
+        }
+    }
+}
+
+/* Message k of the order test: its size in ints (some too large for the
+ * small path, some sent with a non-contiguous type). */
+static int order_len(int k) { return k % 5 == 2 ? BIG : (k % 3) + 1; }
+
+static void order(int partner, int even)
+{
+    static int buf[BIG], strided[2 * BIG];
+    MPI_Datatype every_other;
+    MPI_Type_vector(BIG, 1, 2, MPI_INT, &every_other);
+    MPI_Type_commit(&every_other);
+    for (int k = 0; k < ORDER_MSGS; k++) {
+        int n = order_len(k);
+        if (even) {
+            if (k % 4 == 0) pause_us(30);
+            if (n == BIG && k % 2) {
+                for (int i = 0; i < n; i++) strided[2 * i] = k * 1000 + i;
+                MPI_Send(strided, 1, every_other, partner, 7, MPI_COMM_WORLD);
+            } else {
+                for (int i = 0; i < n; i++) buf[i] = k * 1000 + i;
+                MPI_Send(buf, n, MPI_INT, partner, 7, MPI_COMM_WORLD);
+            }
+        } else {
+            MPI_Status st;
+            int got = -1;
+            MPI_Recv(buf, BIG, MPI_INT, partner, 7, MPI_COMM_WORLD, &st);
+            MPI_Get_count(&st, MPI_INT, &got);
+            int ok = got == n;
+            for (int i = 0; ok && i < n; i++) ok &= buf[i] == k * 1000 + i;
+            CHECK(ok, "order: message %d: %d ints, first %d (expected %d ints from %d)", k, got, buf[0], n, k * 1000);
+        }
+    }
+    MPI_Type_free(&every_other);
+}
+
+/* The receiver says when it is about to wait, so that the message it does
+ * not want comes while it waits: each receive waits for the message sent
+ * second (on `other`, a second communicator, for the context). */
+static void selection(MPI_Comm other, int partner, int even)
+{
+    for (int k = 0; k < ROUNDS; k++) {
+        int a = 1000 + k, b = 2000 + k, c = 3000 + k, d = 4000 + k, ready = 0;
+        if (even) {
+            MPI_Recv(&ready, 1, MPI_INT, partner, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            pause_us(200);
+            MPI_Send(&a, 1, MPI_INT, partner, 21, MPI_COMM_WORLD);
+            MPI_Send(&b, 1, MPI_INT, partner, 20, MPI_COMM_WORLD);
+            MPI_Recv(&ready, 1, MPI_INT, partner, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            pause_us(200);
+            MPI_Send(&c, 1, MPI_INT, partner, 20, other);
+            MPI_Send(&d, 1, MPI_INT, partner, 20, MPI_COMM_WORLD);
+        } else {
+            int got[4] = {0, 0, 0, 0};
+            MPI_Send(&ready, 1, MPI_INT, partner, 23, MPI_COMM_WORLD);
+            MPI_Recv(&got[1], 1, MPI_INT, partner, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&got[0], 1, MPI_INT, partner, 21, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Send(&ready, 1, MPI_INT, partner, 23, MPI_COMM_WORLD);
+            MPI_Recv(&got[3], 1, MPI_INT, partner, 20, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&got[2], 1, MPI_INT, partner, 20, other, MPI_STATUS_IGNORE);
+            CHECK(got[0] == a && got[1] == b && got[2] == c && got[3] == d,
+                  "selection %d: got %d %d %d %d, expected %d %d %d %d", k, got[0], got[1], got[2], got[3], a, b, c, d);
+        }
+    }
+}
+
+/* rank 0 waits for rank 2 while rank 1's message comes */
+static void selection_by_source(void)
+{
+    if (size < 3 || rank > 2) return;
+    for (int k = 0; k < ROUNDS; k++) {
+        int v = rank * 100 + k, ready = 0;
+        if (rank == 0) {
+            int from2 = -1, from1 = -1;
+            MPI_Send(&ready, 1, MPI_INT, 1, 23, MPI_COMM_WORLD);
+            MPI_Send(&ready, 1, MPI_INT, 2, 23, MPI_COMM_WORLD);
+            MPI_Recv(&from2, 1, MPI_INT, 2, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&from1, 1, MPI_INT, 1, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(from2 == 200 + k && from1 == 100 + k, "selection by source %d: from 2 %d, from 1 %d", k, from2,
+                  from1);
+        } else {
+            MPI_Recv(&ready, 1, MPI_INT, 0, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            pause_us(rank == 1 ? 200 : 600);
+            MPI_Send(&v, 1, MPI_INT, 0, 22, MPI_COMM_WORLD);
+        }
+    }
+}
+
+/* on c, which returns errors */
+static void truncation(MPI_Comm c, int partner, int even)
+{
+    double big = 2.5;
+    int next = 4242;
+    int ready = 0;
+    if (even) {
+        MPI_Recv(&ready, 1, MPI_INT, partner, 23, c, MPI_STATUS_IGNORE);
+        pause_us(200); /* the receive waits */
+        MPI_Send(&big, 1, MPI_DOUBLE, partner, 3, c);
+        MPI_Send(&next, 1, MPI_INT, partner, 3, c);
+    } else {
+        int small = 0, cls = -1, after = 0;
+        MPI_Status st;
+        MPI_Send(&ready, 1, MPI_INT, partner, 23, c);
+        int rc = MPI_Recv(&small, 4, MPI_BYTE, partner, 3, c, &st);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_TRUNCATE, "8 bytes into 4: error class %d, expected MPI_ERR_TRUNCATE (%d)", cls,
+              MPI_ERR_TRUNCATE);
+        rc = MPI_Recv(&after, 1, MPI_INT, partner, 3, c, &st);
+        CHECK(rc == MPI_SUCCESS && after == 4242, "the message after the truncated one: rc %d, %d", rc, after);
+    }
+}
+
+static void synchronous(int partner, int even)
+{
+    for (int k = 0; k < ROUNDS; k++) {
+        long v = 77 + k;
+        if (even) {
+            if (k % 2) pause_us(50);
+            MPI_Ssend(&v, 1, MPI_LONG, partner, 5, MPI_COMM_WORLD);
+        } else {
+            long got = 0;
+            MPI_Recv(&got, 1, MPI_LONG, partner, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(got == v, "synchronous send %d: got %ld, expected %ld", k, got, v);
+        }
+    }
+}
+
+static void fan_in(void)
+{
+    int fan = size > 4096 ? 2 : FAN;
+    if (rank != 0) {
+        for (int k = 0; k < fan; k++) {
+            int msg[2] = {rank, k};
+            if (k % 7 == rank % 7) pause_us(20);
+            MPI_Send(msg, 2, MPI_INT, 0, 9, MPI_COMM_WORLD);
+        }
+        return;
+    }
+    int *next = mt_alloc(sizeof(int) * (size_t)size);
+    for (int r = 0; r < size; r++) next[r] = 0;
+    long total = (long)(size - 1) * fan;
+    for (long i = 0; i < total; i++) {
+        int msg[2] = {-1, -1};
+        MPI_Status st;
+        MPI_Recv(msg, 2, MPI_INT, MPI_ANY_SOURCE, 9, MPI_COMM_WORLD, &st);
+        int s = st.MPI_SOURCE;
+        CHECK(s > 0 && s < size && msg[0] == s, "fan-in: message from %d says %d", s, msg[0]);
+        if (s > 0 && s < size) {
+            CHECK(msg[1] == next[s], "fan-in: from %d got number %d, expected %d", s, msg[1], next[s]);
+            next[s] = msg[1] + 1;
+        }
+    }
+    for (int r = 1; r < size; r++) CHECK(next[r] == fan, "fan-in: %d of %d messages from %d", next[r], fan, r);
+    free(next);
+}
+
+int main(int argc, char **argv)
+{
+    mt_init(&argc, &argv);
+    int partner = rank ^ 1, even = rank % 2 == 0;
+    MPI_Comm returns;
+    MPI_Comm_dup(MPI_COMM_WORLD, &returns);
+    MPI_Comm_set_errhandler(returns, MPI_ERRORS_RETURN);
+    if (partner < size) {
+        pairs(partner, even);
+        order(partner, even);
+        selection(returns, partner, even);
+        truncation(returns, partner, even);
+        synchronous(partner, even);
+    }
+    MPI_Comm_free(&returns);
+    MPI_Barrier(MPI_COMM_WORLD);
+    selection_by_source();
+    fan_in();
+    return mt_finish();
+}
