@@ -164,6 +164,7 @@ GPUMPI_FN static inline int gp_wait_must_poll(void) { return gp_flag(GP_RF_COLL)
 
 /* Point-to-point transport (p2p.cu), in world ranks. */
 enum { GP_SEND_STANDARD, GP_SEND_SYNC, GP_SEND_BUFFERED };
+#define GP_SEND_LANDING_TRIED 8 /* or'ed into the mode: the caller found no landing (landing.h) */
 /* Queues a message; returns the envelope to wait on (gp_send_done) when the
  * send completes only once received (large, or synchronous), else NULL. */
 GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx,

@@ -184,15 +184,31 @@ GPUMPI_FN static int gp_count_check(const char *fn, const MPI_Status *status, MP
     return MPI_SUCCESS;
 }
 
-GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+/* How many elements of `size` bytes `bytes` are (MPI_Get_count). */
+GPUMPI_FN static inline int gp_count_of(MPI_Aint bytes, MPI_Aint size)
+{
+    if (size == 0) return 0;
+    return bytes % size || bytes / size > 0x7fffffff ? MPI_UNDEFINED : (int)(bytes / size);
+}
+
+GPUMPI_FN __noinline__ static int gp_get_count_general(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     const gp_tobj *o = 0;
     GP_TRY(gp_count_check("MPI_Get_count", status, datatype, count, &o));
-    MPI_Aint bytes = status->gp_count_bytes;
-    if (o->size == 0)
-        *count = 0;
-    else
-        *count = bytes % o->size || bytes / o->size > 0x7fffffff ? MPI_UNDEFINED : (int)(bytes / o->size);
+    *count = gp_count_of(status->gp_count_bytes, o->size);
+    return MPI_SUCCESS;
+}
+
+/* A basic type and a count that fits 32 bits are answered with no call (a
+ * 64-bit division is one): a function that calls another saves and
+ * restores its registers, which cost this one 0.6 us a call. */
+GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
+{
+    unsigned size = (unsigned)gp_basic_type_size(datatype);
+    if (!size || !status || !count || (unsigned long long)status->gp_count_bytes > 0x7fffffffu)
+        return gp_get_count_general(status, datatype, count);
+    unsigned bytes = (unsigned)status->gp_count_bytes;
+    *count = bytes % size ? MPI_UNDEFINED : (int)(bytes / size);
     return MPI_SUCCESS;
 }
 
