@@ -103,6 +103,13 @@ static void elements(void)
     MPI_Get_count(&st, MPI_BYTE, &n);
     CHECK(n == (per == 1 ? 2 * 12 + 4 : 5 * 12), "set_elements 5 of (int, double): bytes %d", n);
 
+    /* a basic type: 10 bytes are 5 shorts, and no whole number of ints */
+    MPI_Status_set_elements(&st, MPI_CHAR, 10);
+    MPI_Get_count(&st, MPI_SHORT, &n);
+    CHECK(n == 5, "10 chars as shorts: count %d", n);
+    MPI_Get_count(&st, MPI_INT, &n);
+    CHECK(n == MPI_UNDEFINED, "10 chars as ints: count %d", n);
+
     /* past what an int holds */
     MPI_Count big = 3000000000LL;
     MPI_Status_set_elements_x(&st, MPI_CHAR, big);
