@@ -205,8 +205,12 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
     return rc;
 }
 
-GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_world, int tag, int ctx, int *got_src,
-                            int *got_tag, size_t *got_bytes, int looked)
+/* A blocking receive, ignoring posted receives; the source is a world rank.
+ * `looked`: the caller has just drained the inbox and found no match.
+ * Inline in its two callers: as a call, its frame's saves and restores
+ * were on the message's path. */
+GPUMPI_FN static __forceinline__ int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_world, int tag,
+                                                   int ctx, int *got_src, int *got_tag, size_t *got_bytes, int looked)
 {
     unsigned spins = 0;
     int full = 0;

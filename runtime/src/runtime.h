@@ -177,10 +177,7 @@ GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int 
  * MPI_SUCCESS or MPI_ERR_TRUNCATE (the buffer is filled as far as it goes). */
 GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int *got_src, int *got_tag,
                          size_t *got_bytes);
-/* Blocking receives, ignoring posted receives; the source is a world rank.
- * `looked`: the caller has just drained the inbox and found no match. */
-GPUMPI_FN int gp_recv_typed(void *buf, int count, MPI_Datatype type, int src_world, int tag, int ctx, int *got_src,
-                            int *got_tag, size_t *got_bytes, int looked);
+/* A blocking receive, ignoring posted receives; the source is a world rank. */
 GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
                             size_t *got_bytes);
 /* Argument checks of point-to-point calls (inline: every message makes them). */
