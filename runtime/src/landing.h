@@ -44,13 +44,12 @@ GPUMPI_FN static inline uint64_t gp_land_bytes(const void *p, size_t bytes)
 }
 
 /* Lands `bytes` (at most GP_LAND_BYTES) bytes, `payload` (gp_land_bytes),
- * from this rank at dest_world if a receive that matches waits there (`seen`:
+ * from this rank at dest_world if a receive that matches waits there (`v`:
  * what gp_inbox_peek read of its inbox): 1 when it did (the send is
  * complete), 0 when the message has to go the usual way. */
-GPUMPI_FN static inline int gp_land_try(int dest_world, int tag, int ctx, gp_inbox seen, uint64_t payload,
+GPUMPI_FN static inline int gp_land_try(int dest_world, int tag, int ctx, gp_inbox v, uint64_t payload,
                                         size_t bytes)
 {
-    gp_inbox v = seen;
     if ((v.head & 3) != GP_INBOX_LANDING || v.word != (uint64_t)(uint32_t)ctx) return 0;
     int me = gp_thread_rank();
     if (bytes > ((v.head >> 2) & 15)) return 0; /* the receive's buffer is smaller: it reports the truncation */
@@ -102,11 +101,7 @@ GPUMPI_FN static __forceinline__ int gp_land_wait(int src_world, int tag, int ct
     *got_src = (int)((landed.head >> 8) & 0xffffffu);
     *got_tag = (int)(uint32_t)(landed.head >> 32);
     *got_bytes = bytes;
-    gp_rank_stats *st = gp_my_stats();
-    if (st) {
-        st->recvd++;
-        st->bytes_recvd += bytes;
-    }
+    gp_count_recvd(bytes);
     return 1;
 }
 

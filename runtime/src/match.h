@@ -87,7 +87,7 @@ GPUMPI_FN static inline int gp_matches(const gp_msg *m, int src_world, int tag, 
            (tag == MPI_ANY_TAG || m->tag == tag);
 }
 
-/* What a receive waiting at a landing looks for (landing.cu). */
+/* What a receive waiting at a landing looks for (landing.h). */
 typedef struct gp_want {
     int src_world, tag, ctx;
 } gp_want;

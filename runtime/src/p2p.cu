@@ -43,15 +43,6 @@ GPUMPI_FN static gp_msg *gp_envelope(int me, int dest_world, int tag, uint32_t *
     }
 }
 
-GPUMPI_FN static inline void gp_count_sent(size_t bytes)
-{
-    gp_rank_stats *st = gp_my_stats();
-    if (st) {
-        st->sent++;
-        st->bytes_sent += bytes;
-    }
-}
-
 GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx,
                                 int mode)
 {
@@ -190,11 +181,7 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
     *got_src = m->src;
     *got_tag = m->tag;
     *got_bytes = m->bytes;
-    gp_rank_stats *st = gp_my_stats();
-    if (st) {
-        st->recvd++;
-        st->bytes_recvd += m->bytes;
-    }
+    gp_count_recvd(m->bytes);
     uint32_t flags = m->ctx_flags;
     if (flags & GP_MSG_SENDER_WAITS)
         gp_store_release(&m->state, GP_SLOT_RECEIVED); /* completes the sender, which frees the slot */

@@ -265,6 +265,23 @@ GPUMPI_FN static inline gp_rank_stats *gp_my_stats(void)
     gp_rank_stats *s = gp_hot.stats;
     return s ? s + gp_thread_rank() : 0;
 }
+/* A message sent or received, for --stats. */
+GPUMPI_FN static inline void gp_count_sent(size_t bytes)
+{
+    gp_rank_stats *st = gp_my_stats();
+    if (st) {
+        st->sent++;
+        st->bytes_sent += bytes;
+    }
+}
+GPUMPI_FN static inline void gp_count_recvd(size_t bytes)
+{
+    gp_rank_stats *st = gp_my_stats();
+    if (st) {
+        st->recvd++;
+        st->bytes_recvd += bytes;
+    }
+}
 /* Inline: every MPI_Send and MPI_Recv says what it waits for (a few
  * stores to the rank's own state); only a wait that lasted was published
  * and needs watchdog.cu to take it back (gp_block_unpublish). */
