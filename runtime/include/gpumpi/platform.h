@@ -403,7 +403,9 @@ __device__ static __forceinline__ int gp_gate_wait(uint64_t *gate, unsigned pari
     return (int)open;
 }
 #else
-#define GPUMPI_BLOCK_VAR __thread
+/* thread_local, not __thread: converted code defines __thread away
+ * (gpumpi/converted.h) and may see block variables after that */
+#define GPUMPI_BLOCK_VAR thread_local
 static inline int gp_block_index(void) { return gp_threads_rank; }
 static inline int gp_block_width(void) { return 1; }
 static inline int gp_block_thread(void) { return 0; }
