@@ -280,6 +280,9 @@ static int convert_and_compile(const job *j, const char *src, const char *cu, co
         gp_cmd_add(&cc, "-DGPUMPI_BACKEND_THREADS");
         gp_cmd_add(&cc, "-Wno-narrowing"); /* C's brace initializers convert like assignments; nvcc agrees */
         gp_cmd_add(&cc, "-Wno-write-strings"); /* "text" is a char[] in C, not a const char[] */
+#if defined(__x86_64__)
+        gp_cmd_add(&cc, "-mcx16"); /* the inbox's 16-byte compare-and-swap, inline in the program (mpi.h.cuh) */
+#endif
     }
     gp_cmd_addf(&cc, "-I%s", gp_locate()->runtime_include);
     gp_cmd_addf(&cc, "-I%s", gp_locate()->shim_include);

@@ -2,6 +2,7 @@
  * MPI function uses (ranks, contexts), and the local calls (rank, size,
  * compare, group, names, free). Creation is in comm_split.cu. */
 #include "comm_impl.h"
+#include "local_inline.h"
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/shim_string.h"
 
@@ -171,35 +172,24 @@ GPUMPI_FN MPI_Comm gp_comm_make(MPI_Comm parent, const gp_ranks *ranks, int my_r
     return h;
 }
 
-GPUMPI_FN __noinline__ static int gp_comm_rank_call(MPI_Comm comm, int *rank)
+GPUMPI_FN __noinline__ int gp_comm_rank_call(MPI_Comm comm, int *rank)
 {
     GP_TRY(gp_comm_check("MPI_Comm_rank", comm));
     *rank = gp_comm_rank(comm);
     return MPI_SUCCESS;
 }
 
-GPUMPI_FN __noinline__ static int gp_comm_size_call(MPI_Comm comm, int *size)
+GPUMPI_FN __noinline__ int gp_comm_size_call(MPI_Comm comm, int *size)
 {
     GP_TRY(gp_comm_check("MPI_Comm_size", comm));
     *size = gp_comm_size(comm);
     return MPI_SUCCESS;
 }
 
-/* MPI_COMM_WORLD is answered with no call: a function that calls another
- * saves and restores its registers, which cost these 0.3 us a call. */
-GPUMPI_FN int MPI_Comm_rank(MPI_Comm comm, int *rank)
-{
-    if (comm != MPI_COMM_WORLD || !gp_flag(GP_RF_INIT)) return gp_comm_rank_call(comm, rank);
-    *rank = gp_thread_rank();
-    return MPI_SUCCESS;
-}
+/* MPI_COMM_WORLD is answered with no call (local_inline.h). */
+GPUMPI_FN int MPI_Comm_rank(MPI_Comm comm, int *rank) { return gp_comm_rank_inline(comm, rank); }
 
-GPUMPI_FN int MPI_Comm_size(MPI_Comm comm, int *size)
-{
-    if (comm != MPI_COMM_WORLD || !gp_flag(GP_RF_INIT)) return gp_comm_size_call(comm, size);
-    *size = gp_hot.nranks;
-    return MPI_SUCCESS;
-}
+GPUMPI_FN int MPI_Comm_size(MPI_Comm comm, int *size) { return gp_comm_size_inline(comm, size); }
 
 GPUMPI_FN int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {

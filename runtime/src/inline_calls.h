@@ -1,23 +1,32 @@
 /* The hot calls' fast paths, compiled into the program (converted code
  * gets this header through <mpi.h.cuh>), not called in the library.
  *
- * Why: at 2,048 ranks per SM every word a rank's stack sees per call
- * costs (bench/primitives/tree_barrier.cu), and a call into the library
- * saves and restores the registers its callee uses on every path, the
- * fast one included: MPI_Allreduce's frame was 13 words, and the
- * program's operands, whose addresses it took, lived on the stack too.
- * Inline, the fast path shares the caller's registers and its operands
- * need no address. The rare paths stay calls into the library.
+ * Why: a call into the library saves and restores the registers its
+ * callee uses, on every path, the fast one included, and the program's
+ * operands whose addresses it takes live on the stack. At 2,048 ranks per
+ * SM every word a rank's stack sees per call costs
+ * (bench/primitives/tree_barrier.cu): MPI_Allreduce's frame was 13 words.
+ * On a message's path each frame is a few hundred cycles. Inline, a fast
+ * path shares the caller's registers and its operands need no address;
+ * the rare paths stay calls into the library, whose MPI_X are the same
+ * inline bodies.
  *
- * Each macro replaces calls only (a name without parentheses, such as a
- * function pointer, is still the library's function). A program built
- * with -DGPUMPI_NO_INLINE_CALLS calls the library for everything. */
+ * Each macro replaces calls only: a name without parentheses (a function
+ * pointer) is still the library's function. A program built with
+ * -DGPUMPI_NO_INLINE_CALLS calls the library for everything. */
 #ifndef GPUMPI_INLINE_CALLS_H
 #define GPUMPI_INLINE_CALLS_H
 
 #include "shm_collectives.h"
+#include "p2p_inline.h"
+#include "local_inline.h"
 
 #define MPI_Allreduce(...) gp_allreduce_inline(__VA_ARGS__)
 #define MPI_Barrier(...) gp_barrier_inline(__VA_ARGS__)
+#define MPI_Send(...) gp_send_inline(__VA_ARGS__)
+#define MPI_Recv(...) gp_recv_inline(__VA_ARGS__)
+#define MPI_Comm_rank(...) gp_comm_rank_inline(__VA_ARGS__)
+#define MPI_Comm_size(...) gp_comm_size_inline(__VA_ARGS__)
+#define MPI_Get_count(...) gp_get_count_inline(__VA_ARGS__)
 
 #endif

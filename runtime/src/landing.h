@@ -45,8 +45,8 @@ GPUMPI_FN static inline uint64_t gp_land_bytes(const void *p, size_t bytes)
 
 /* Lands `bytes` (at most GP_LAND_BYTES) bytes, `payload` (gp_land_bytes),
  * from this rank at dest_world if a receive that matches waits there (`v`:
- * what gp_inbox_peek read of its inbox): 1 when it did (the send is
- * complete), 0 when the message has to go the usual way. */
+ * what its inbox was seen to hold): 1 when it did (the send is complete),
+ * 0 when the message has to go the usual way. */
 GPUMPI_FN static inline int gp_land_try(int dest_world, int tag, int ctx, gp_inbox v, uint64_t payload,
                                         size_t bytes)
 {
@@ -60,39 +60,47 @@ GPUMPI_FN static inline int gp_land_try(int dest_world, int tag, int ctx, gp_inb
     return was.head == v.head && was.word == v.word;
 }
 
-/* The receive's side: publishes the landing and waits. 1 when a message
- * landed (its bytes are in dst, which holds cap bytes, and its source, tag
- * and size in the out-parameters); 2 when an envelope that matches came
- * instead (*matched: deliver it); 0 when something else arrived first or
- * meanwhile (it is on the lists now: look again). Inline in the receive:
- * as a call, its frame's saves and restores were on the message's path. */
-GPUMPI_FN static __forceinline__ int gp_land_wait(int src_world, int tag, int ctx, void *dst, size_t cap, int *got_src, int *got_tag,
-                                                  size_t *got_bytes, gp_msg **matched, unsigned *spins)
+/* A send's look at the receiver's inbox: no look first, but a
+ * compare-and-swap that expects the landing of a receive from this rank
+ * with this tag into a buffer of this size (the usual one), which lands
+ * the message in one trip to L2, not two. If the inbox held anything else
+ * the swap returns it, and gp_land_try sees whether the receive there
+ * takes the message all the same (any source, any tag, a larger buffer). */
+GPUMPI_FN static inline int gp_land_send(int dest_world, int tag, int ctx, uint64_t payload, size_t bytes)
 {
-    gp_rank *r = gp_self();
-    gp_inbox *ib = &gp_hot.inbox[gp_thread_rank()];
-    gp_inbox token = gp_land_token(src_world, tag, ctx, cap), empty = {0, 0};
+    int me = gp_thread_rank();
+    gp_inbox guess = gp_land_token(me, tag, ctx, bytes), landed = {gp_land_key(GP_INBOX_LANDED, bytes, me, tag), payload};
+    gp_inbox was = gp_inbox_cas(&gp_hot.inbox[dest_world], guess, landed);
+    if (was.head == guess.head && was.word == guess.word) return 1;
+    return gp_land_try(dest_world, tag, ctx, was, payload, bytes);
+}
+
+/* The receive's side, in steps: publish what it waits for (0 when
+ * something arrived since the lists were searched: look again), wait
+ * while the inbox shows it, then take what came. A program's MPI_Recv
+ * takes these steps inline (p2p_inline.h), the library's in gp_land_wait. */
+GPUMPI_FN static __forceinline__ int gp_land_publish(gp_inbox *ib, gp_inbox token)
+{
+    gp_inbox empty = {0, 0};
     gp_hand_back(); /* a sender may be waiting for the slot */
-    if (gp_inbox_cas(ib, empty, token).head) return 0; /* something arrived since the lists were searched */
-    uint64_t seen;
-    while ((seen = gp_inbox_head(ib)) == token.head) gp_block_wait(spins);
-    gp_block_progress();
-    uint32_t seq = r->arrived;
-    /* A message that landed is all in the word: taken without an acquire,
-     * which would empty L1 (the rank's state read after it would cost a
-     * trip to L2 each). Envelopes are taken with one (an acquire exchange
-     * costs less than a relaxed one and a fence after it). */
-    int envelopes = (seen & 3) != GP_INBOX_LANDED;
-    gp_inbox got = envelopes ? gp_inbox_take_acquire(ib) : gp_inbox_exchange(ib, 0, 0), landed = empty;
-    if ((got.head & 3) == GP_INBOX_LANDED) {
-        landed = got;
-    } else { /* envelopes pushed onto the landing, one perhaps onto a message that had landed */
-        if (!envelopes) gp_fence_acquire(); /* pushed since the look */
-        gp_msg *none_head = 0, *none_tail = 0;
-        gp_want want = {src_world, tag, ctx};
-        gp_drain_chain(r, -1, none_head, none_tail, (gp_msg *)(uintptr_t)got.head, seq, &want, &landed, matched);
-        if (!landed.head) return *matched ? 2 : 0;
-    }
+    return !gp_inbox_cas(ib, empty, token).head;
+}
+
+/* What replaced the landing (seen: the inbox's head after it), taken. A
+ * message that landed is all in the word: taken without an acquire, which
+ * would empty L1 (the rank's state read after it would cost a trip to L2
+ * each). Envelopes are taken with one (an acquire exchange costs less than
+ * a relaxed one and a fence after it). */
+GPUMPI_FN static __forceinline__ gp_inbox gp_land_take(gp_inbox *ib, uint64_t seen)
+{
+    return (seen & 3) != GP_INBOX_LANDED ? gp_inbox_take_acquire(ib) : gp_inbox_exchange(ib, 0, 0);
+}
+
+/* The message that landed (`landed`, GP_INBOX_LANDED) into dst, which
+ * holds at least its bytes; its source, tag and size out. */
+GPUMPI_FN static __forceinline__ void gp_land_deliver(gp_inbox landed, void *dst, int *got_src, int *got_tag,
+                                                      size_t *got_bytes)
+{
     size_t bytes = (landed.head >> 2) & 15;
     if (bytes == 8 && ((uintptr_t)dst & 7) == 0)
         *(uint64_t *)dst = landed.word;
@@ -101,8 +109,47 @@ GPUMPI_FN static __forceinline__ int gp_land_wait(int src_world, int tag, int ct
     *got_src = (int)((landed.head >> 8) & 0xffffffu);
     *got_tag = (int)(uint32_t)(landed.head >> 32);
     *got_bytes = bytes;
-    gp_count_recvd(bytes);
+}
+
+/* After the take (got; seen: the head the wait saw): 1 when a message
+ * landed (delivered as gp_land_deliver says); 2 when an envelope that
+ * matches came instead (*matched: deliver it); 0 when something else
+ * arrived first or meanwhile (it is on the lists now: look again). */
+GPUMPI_FN static __forceinline__ int gp_land_finish(gp_inbox got, uint64_t seen, int src_world, int tag, int ctx,
+                                                    void *dst, int *got_src, int *got_tag, size_t *got_bytes,
+                                                    gp_msg **matched)
+{
+    gp_rank *r = gp_self();
+    gp_block_progress();
+    uint32_t seq = r->arrived;
+    gp_inbox landed = {0, 0};
+    if ((got.head & 3) == GP_INBOX_LANDED) {
+        landed = got;
+    } else { /* envelopes pushed onto the landing, one perhaps onto a message that had landed */
+        if ((seen & 3) == GP_INBOX_LANDED) gp_fence_acquire(); /* pushed since the look */
+        gp_msg *none_head = 0, *none_tail = 0;
+        gp_want want = {src_world, tag, ctx};
+        gp_drain_chain(r, -1, none_head, none_tail, (gp_msg *)(uintptr_t)got.head, seq, &want, &landed, matched);
+        if (!landed.head) return *matched ? 2 : 0;
+    }
+    gp_land_deliver(landed, dst, got_src, got_tag, got_bytes);
+    gp_count_recvd(*got_bytes);
     return 1;
+}
+
+/* The steps above, for the library's receives: publish, wait, take,
+ * finish (1, 2 or 0 as gp_land_finish says; 0 also when the landing
+ * could not be published). Inline in the receive: as a call, its frame's
+ * saves and restores were on the message's path. */
+GPUMPI_FN static __forceinline__ int gp_land_wait(int src_world, int tag, int ctx, void *dst, size_t cap, int *got_src, int *got_tag,
+                                                  size_t *got_bytes, gp_msg **matched, unsigned *spins)
+{
+    gp_inbox *ib = &gp_hot.inbox[gp_thread_rank()];
+    gp_inbox token = gp_land_token(src_world, tag, ctx, cap);
+    if (!gp_land_publish(ib, token)) return 0;
+    uint64_t seen;
+    while ((seen = gp_inbox_head(ib)) == token.head) gp_block_wait(spins);
+    return gp_land_finish(gp_land_take(ib, seen), seen, src_world, tag, ctx, dst, got_src, got_tag, got_bytes, matched);
 }
 
 #endif

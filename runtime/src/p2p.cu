@@ -4,7 +4,7 @@
  * receiver, straight out of the sender's buffer (rendezvous: the send
  * completes when the copy is done). Large ones from a thread's private stack
  * are staged on the heap first, since no other thread can read them. */
-#include "runtime.h"
+#include "p2p_inline.h"
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdlib.h"
 
@@ -59,8 +59,7 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
     int landing_tried = mode & GP_SEND_LANDING_TRIED;
     mode &= ~GP_SEND_LANDING_TRIED;
     if (!landing_tried && contiguous && bytes <= GP_LAND_BYTES && dest_world != me &&
-        gp_land_try(dest_world, tag, ctx, gp_inbox_peek(&gp_hot.inbox[dest_world]),
-                    words ? early0 : gp_land_bytes(first, bytes), bytes)) {
+        gp_land_send(dest_world, tag, ctx, words ? early0 : gp_land_bytes(first, bytes), bytes)) {
         gp_count_sent(bytes);
         gp_hand_back(); /* no fence of this send's hands it back */
         return 0;
@@ -146,7 +145,7 @@ GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int 
 }
 
 /* Waits until the receiver has taken a send that gp_send_start returned. */
-GPUMPI_FN __noinline__ static void gp_send_wait(gp_msg *m)
+GPUMPI_FN __noinline__ void gp_send_wait(gp_msg *m)
 {
     unsigned spins = 0;
     while (!gp_send_done(m)) {
@@ -235,8 +234,8 @@ GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int c
     return gp_recv_typed(buf, (int)cap, MPI_BYTE, src_world, tag, ctx, got_src, got_tag, got_bytes, 0);
 }
 
-/* MPI_Send but for its fast path (below). */
-GPUMPI_FN __noinline__ static int gp_send_call(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
+/* MPI_Send but for its fast path (p2p_inline.h). */
+GPUMPI_FN __noinline__ int gp_send_call(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
                                                MPI_Comm comm)
 {
     GP_TRY(gp_comm_check("MPI_Send", comm));
@@ -260,32 +259,60 @@ GPUMPI_FN __noinline__ static int gp_send_call(const void *buf, int count, MPI_D
     return MPI_SUCCESS;
 }
 
-/* A message of up to 8 bytes to a world rank tries the landing here, with
- * no call on the way (a function that keeps values across a call saves and
- * restores registers, a few hundred cycles: MPI_Comm_rank took 0.32 us a
- * call for that alone), and goes straight to gp_send_start if it did not
- * land. Everything else goes to gp_send_call. */
 GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm)
 {
-#if GP_HAVE_LANDING
-    int size = gp_basic_type_size(datatype);
-    if (comm == MPI_COMM_WORLD && gp_flag(GP_RF_INIT) && size && (unsigned)count <= GP_LAND_BYTES / (unsigned)size &&
-        (unsigned)dest < (unsigned)gp_hot.nranks && dest != gp_thread_rank() && tag >= 0 && !gp_hot.stats &&
-        !gp_flag(GP_RF_FREE_LATER)) {
-        size_t bytes = (size_t)count * (size_t)size;
-        if (gp_land_try(dest, tag, GP_WORLD_CTX, gp_inbox_peek(&gp_hot.inbox[dest]), gp_land_bytes(buf, bytes), bytes))
-            return MPI_SUCCESS;
-        /* eager: complete once queued (no wait, so the watchdog need not hear of it) */
-        gp_msg *m = gp_send_start(buf, count, datatype, dest, tag, GP_WORLD_CTX, GP_SEND_STANDARD | GP_SEND_LANDING_TRIED);
-        if (m) gp_send_wait(m);
-        return MPI_SUCCESS;
+    return gp_send_inline(buf, count, datatype, dest, tag, comm);
+}
+
+/* The end of a receive: its status, and a truncation reported. */
+GPUMPI_FN static int gp_recv_end(MPI_Comm comm, MPI_Status *status, int got_src, int got_tag, size_t got, int rc,
+                                 int count, MPI_Datatype datatype)
+{
+    gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, rc, got);
+    if (rc == MPI_ERR_TRUNCATE)
+        return gp_err(comm, "MPI_Recv", rc, "message truncated (got %zu bytes, buffer %zu) from rank %d tag %d", got,
+                      (size_t)count * (size_t)gp_type_size(datatype), gp_world_to_comm(comm, got_src), got_tag);
+    return rc;
+}
+
+/* MPI_Recv from its inline path (p2p_inline.h), which published a landing
+ * that no message has taken yet (got: nothing), or took from the inbox an
+ * envelope pushed onto a message that had landed (got: what it took).
+ * The wait goes on here, where the watchdog hears of it. */
+GPUMPI_FN __noinline__ int gp_recv_landing(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                                           MPI_Status *status, gp_inbox got)
+{
+    gp_block_enter("MPI_Recv", MPI_COMM_WORLD, source, tag);
+    uint64_t seen = GP_INBOX_LANDED; /* what the inline path saw, when it took something */
+    if (!got.head) {
+        gp_inbox *ib = &gp_hot.inbox[gp_thread_rank()];
+        uint64_t token = gp_land_token(source, tag, GP_WORLD_CTX, (size_t)count * (size_t)gp_type_size(datatype)).head;
+        unsigned spins = 0;
+        while ((seen = gp_inbox_head(ib)) == token) gp_block_wait(&spins);
+        got = gp_land_take(ib, seen);
     }
-#endif
-    return gp_send_call(buf, count, datatype, dest, tag, comm);
+    int got_src, got_tag, rc = MPI_SUCCESS;
+    size_t bytes;
+    gp_msg *m = 0;
+    int how = gp_land_finish(got, seen, source, tag, GP_WORLD_CTX, buf, &got_src, &got_tag, &bytes, &m);
+    if (how == 2)
+        rc = gp_deliver(m, buf, count, datatype, &got_src, &got_tag, &bytes);
+    else if (how == 0)
+        rc = gp_recv_typed(buf, count, datatype, source, tag, GP_WORLD_CTX, &got_src, &got_tag, &bytes, 0);
+    gp_block_leave();
+    return gp_recv_end(MPI_COMM_WORLD, status, got_src, got_tag, bytes, rc, count, datatype);
 }
 
 GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                        MPI_Status *status)
+{
+    return gp_recv_inline(buf, count, datatype, source, tag, comm, status);
+}
+
+/* MPI_Recv but for its inline path. `full`: that path has just seen the
+ * inbox hold something (gp_drain_into). */
+GPUMPI_FN __noinline__ int gp_recv_call(void *buf, int count, MPI_Datatype datatype, int source, int tag,
+                                        MPI_Comm comm, MPI_Status *status, int full)
 {
     GP_TRY(gp_comm_check("MPI_Recv", comm));
     GP_TRY(gp_type_check(comm, "MPI_Recv", datatype, count));
@@ -307,7 +334,7 @@ GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
      * --stats counts every call), as for MPI_Send */
     int told = gp_hot.stats != 0, ctx = gp_ctx_p2p(comm), rc;
     if (told) gp_block_enter("MPI_Recv", comm, src, tag);
-    gp_msg *m = gp_take_match(src, tag, ctx, 0);
+    gp_msg *m = gp_take_match(src, tag, ctx, 0, full);
     if (m) {
         rc = gp_deliver(m, buf, count, datatype, &got_src, &got_tag, &got);
     } else {
@@ -316,20 +343,5 @@ GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, 
         rc = gp_recv_typed(buf, count, datatype, src, tag, ctx, &got_src, &got_tag, &got, 1);
     }
     if (told) gp_block_leave();
-    gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, rc, got);
-    if (rc == MPI_ERR_TRUNCATE)
-        return gp_err(comm, "MPI_Recv", rc, "message truncated (got %zu bytes, buffer %zu) from rank %d tag %d", got,
-                      (size_t)count * (size_t)gp_type_size(datatype), gp_world_to_comm(comm, got_src), got_tag);
-    return rc;
+    return gp_recv_end(comm, status, got_src, got_tag, got, rc, count, datatype);
 }
-
-GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes)
-{
-    if (!status) return;
-    status->MPI_SOURCE = source;
-    status->MPI_TAG = tag;
-    status->MPI_ERROR = error;
-    status->gp_count_bytes = (MPI_Count)bytes;
-    status->gp_cancelled = 0;
-}
-

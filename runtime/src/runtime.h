@@ -192,7 +192,16 @@ GPUMPI_FN static inline int gp_check_tag(MPI_Comm comm, const char *fn, int tag,
     if (tag >= 0 || (any_ok && tag == MPI_ANY_TAG)) return MPI_SUCCESS;
     return gp_err(comm, fn, MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
 }
-GPUMPI_FN void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes);
+/* Inline: a receive's fast path in the program sets it too (p2p_inline.h). */
+GPUMPI_FN static inline void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes)
+{
+    if (!status) return;
+    status->MPI_SOURCE = source;
+    status->MPI_TAG = tag;
+    status->MPI_ERROR = error;
+    status->gp_count_bytes = (MPI_Count)bytes;
+    status->gp_cancelled = 0;
+}
 
 /* Shared-memory fast path for MPI_Allreduce over MPI_COMM_WORLD
  * (shm_collectives.cu, which also has MPI_Barrier): 1 when done, 0 when

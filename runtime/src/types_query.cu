@@ -1,6 +1,7 @@
 /* Datatype queries: size, bounds, names, addresses, and the element
  * counts of a received message (MPI_Get_count, MPI_Get_elements). */
 #include "datatype.h"
+#include "local_inline.h"
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdlib.h"
 
@@ -191,7 +192,7 @@ GPUMPI_FN static inline int gp_count_of(MPI_Aint bytes, MPI_Aint size)
     return bytes % size || bytes / size > 0x7fffffff ? MPI_UNDEFINED : (int)(bytes / size);
 }
 
-GPUMPI_FN __noinline__ static int gp_get_count_general(const MPI_Status *status, MPI_Datatype datatype, int *count)
+GPUMPI_FN __noinline__ int gp_get_count_general(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
     const gp_tobj *o = 0;
     GP_TRY(gp_count_check("MPI_Get_count", status, datatype, count, &o));
@@ -199,17 +200,11 @@ GPUMPI_FN __noinline__ static int gp_get_count_general(const MPI_Status *status,
     return MPI_SUCCESS;
 }
 
-/* A basic type and a count that fits 32 bits are answered with no call (a
- * 64-bit division is one): a function that calls another saves and
- * restores its registers, which cost this one 0.6 us a call. */
+/* A basic type and a count that fits 32 bits are answered with no call
+ * (local_inline.h). */
 GPUMPI_FN int MPI_Get_count(const MPI_Status *status, MPI_Datatype datatype, int *count)
 {
-    unsigned size = (unsigned)gp_basic_type_size(datatype);
-    if (!size || !status || !count || (unsigned long long)status->gp_count_bytes > 0x7fffffffu)
-        return gp_get_count_general(status, datatype, count);
-    unsigned bytes = (unsigned)status->gp_count_bytes;
-    *count = bytes % size ? MPI_UNDEFINED : (int)(bytes / size);
-    return MPI_SUCCESS;
+    return gp_get_count_inline(status, datatype, count);
 }
 
 GPUMPI_FN static MPI_Count gp_elements(const gp_tobj *o, MPI_Aint bytes)
