@@ -13,7 +13,10 @@
  *   6. fan-in: every rank sends numbered small messages to rank 0, which
  *      takes them with MPI_ANY_SOURCE: none lost, none twice, each source
  *      in order (FAN each; 2 each above 4096 ranks, where rank 0 alone
- *      would take long).
+ *      would take long);
+ *   7. round robin: ranks 1 to 63 send numbered small messages to rank 0,
+ *      which takes them from each source in turn, naming it: while it
+ *      waits for one, the others' messages come, onto one that landed.
  * The sender sometimes waits a little first, so that the receive is
  * already waiting. Prints " No Errors" when every check passed. */
 #include <mpi.h>
@@ -21,7 +24,7 @@
 #include <string.h>
 #include "mpitest.h"
 
-enum { ROUNDS = 4, ORDER_MSGS = 24, BIG = 300, FAN = 20 };
+enum { ROUNDS = 4, ORDER_MSGS = 24, BIG = 300, FAN = 20, RR = 20, RR_RANKS = 64 };
 
 /* a short wait, so that the partner is in its receive already */
 static void pause_us(double us)
@@ -221,6 +224,28 @@ static void fan_in(void)
     free(next);
 }
 
+static void round_robin(void)
+{
+    int n = size < RR_RANKS ? size : RR_RANKS;
+    if (rank >= n) return;
+    if (rank != 0) {
+        for (int k = 0; k < RR; k++) {
+            int msg[2] = {rank, k};
+            MPI_Send(msg, 2, MPI_INT, 0, 8, MPI_COMM_WORLD);
+        }
+        return;
+    }
+    for (int k = 0; k < RR; k++)
+        for (int s = 1; s < n; s++) {
+            int msg[2] = {-1, -1};
+            MPI_Status st;
+            MPI_Recv(msg, 2, MPI_INT, s, 8, MPI_COMM_WORLD, &st);
+            CHECK(msg[0] == s && msg[1] == k && st.MPI_SOURCE == s && st.MPI_TAG == 8,
+                  "round robin: from %d (status %d, tag %d) got %d %d, expected %d %d", s, st.MPI_SOURCE, st.MPI_TAG,
+                  msg[0], msg[1], s, k);
+        }
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -239,5 +264,6 @@ int main(int argc, char **argv)
     MPI_Barrier(MPI_COMM_WORLD);
     selection_by_source();
     fan_in();
+    round_robin();
     return mt_finish();
 }
