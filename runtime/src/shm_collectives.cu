@@ -91,14 +91,14 @@ GPUMPI_FN __noinline__ void gp_collective_wait(uint32_t *word, uint64_t *gate, u
     gp_coll_wait_end(&w);
 }
 
-/* Waits for the tag of *t to reach tag, and returns its value. */
-GPUMPI_FN __noinline__ static uint64_t gp_tagged_wait(gp_tagged *t, uint64_t tag, const char *fn)
+/* Waits for *t to carry tag (gp_split_put), and returns its value. */
+GPUMPI_FN __noinline__ static uint64_t gp_split_wait(gp_tagged *t, uint32_t tag, const char *fn)
 {
     gp_coll_waiting w = gp_coll_wait_begin(fn);
-    gp_tagged got;
-    while ((got = gp_tagged_get(t)).tag != tag) gp_coll_wait_step(&w, 0);
+    uint64_t v;
+    while (!gp_split_get(t, tag, &v)) gp_coll_wait_step(&w, 0);
     gp_coll_wait_end(&w);
-    return got.value;
+    return v;
 }
 
 
@@ -163,64 +163,63 @@ GPUMPI_FN static __forceinline__ void gp_tree_climb(gp_lanes g, uint32_t gen, ui
     while (carried > 0) gp_store_release(&tr->release[path[--carried]], gen + 1);
 }
 
-/* The value of an input that has counted in, once it is there too (its
- * count and its value travel apart, for a few cycles at most). */
-GPUMPI_FN static inline uint64_t gp_tagged_arrived(gp_tagged *in, uint64_t tag)
+/* The inputs of one node of the one-word tree (at `in`, `members` of
+ * them; this rank's group is the first), combined into v of g's lane 0.
+ * A whole warp polls them, one a lane, with plain loads; a smaller
+ * group's leader waits for each in turn and pairs them in the block's
+ * part slots (free until the release). */
+GPUMPI_FN static __forceinline__ void gp_node_gather(gp_lanes g, gp_tagged *in, uint32_t members, uint32_t tag,
+                                                     uint64_t *v, gp_combine_op c)
 {
-    gp_tagged t;
-    unsigned spins = 0;
-    while ((t = gp_tagged_get(in)).tag != tag) gp_pause(&spins);
-    return t.value;
+    if (g.size == 32) {
+        uint64_t x = *v; /* lane 0: the first input, its own */
+        int have = g.me == 0 || g.me >= (int)members;
+        gp_coll_waiting w = gp_coll_wait_begin("MPI_Allreduce");
+        for (;;) {
+            if (!have) have = gp_split_get(&in[g.me], tag, &x);
+            if (gp_warp_all(g.mask, have)) break;
+            gp_coll_wait_step(&w, 0);
+        }
+        gp_coll_wait_end(&w);
+        *v = x;
+        gp_pairwise_lanes(g, (int)members, v, c);
+    } else if (g.me == 0) {
+        gp_blk.part[0][0] = *v;
+        for (uint32_t j = 1; j < members; j++) gp_blk.part[j][0] = gp_split_wait(&in[j], tag, "MPI_Allreduce");
+        gp_pairwise_alone((char *)gp_blk.part, sizeof gp_blk.part[0], (int)members, c);
+        *v = gp_blk.part[0][0];
+    }
 }
 
-/* gp_tree_climb for one word: each input's value, and the result sent
- * back to it, travel as tagged words (the tag: the number of the
- * collective), so a climber's value and its arrival are two independent
- * atomics, not a store, a release and a count, and the result comes down
- * in the word its waiter polls, not after it. Each waiter polls a word of
- * its own (the carrier's lanes write them at once): 31 waiters polling one
- * word would queue at it. The counts only grow, by the node's inputs per
- * collective: nobody resets them, so no release orders a reset before the
- * next collective's arrivals. Lane 0 of g ends with the result; k is the
- * number of one-word allreduces finished. */
+/* gp_tree_climb for one word, without counts: each node's first input
+ * carries it up. It polls the node's other inputs (gp_node_gather), each
+ * put there with the collective's number (gp_split_put): one trip per
+ * level for the last input's value, where a count and then a read of the
+ * inputs were two. Every other input puts its value and waits for the
+ * result, which the root's carrier puts in one word (the top level's
+ * input) that all of them poll with plain loads: one step down, not one a
+ * level. Lane 0 of g ends with the result; k is the number of one-word
+ * allreduces finished. A word is written again only in the next
+ * collective, which no rank starts before every rank has read this one's. */
 GPUMPI_FN static __forceinline__ void gp_tree_climb_word(gp_lanes g, uint32_t k, uint64_t *v, gp_combine_op c)
 {
     gp_tree *tr = &gp_w()->tree;
-    uint32_t block = (uint32_t)gp_block_index();
-    uint64_t tag = (uint64_t)k + 1;
-    int level = 0;
-    for (; level < tr->levels; level++) {
-        uint32_t idx = block >> (GP_TREE_FANIN_BITS * level), first = idx & ~(uint32_t)(GP_TREE_FANIN - 1);
-        uint32_t members = gp_tree_members(tr, level, first);
+    uint32_t idx = (uint32_t)gp_block_index(), tag = k + 1;
+    gp_tagged *result = tr->word_in + tr->value_base[tr->levels];
+    for (int level = 0; level < tr->levels; level++) {
+        uint32_t first = idx & ~(uint32_t)(GP_TREE_FANIN - 1);
         gp_tagged *in = tr->word_in + tr->value_base[level] + first;
-        uint32_t old = 0, at = tr->node_base[level] + (idx >> GP_TREE_FANIN_BITS);
-        if (g.me == 0) {
-            gp_tagged_put(&in[idx - first], *v, tag);
-            old = gp_fetch_add_relaxed(&tr->word_counts[at], 1);
+        if (idx != first) { /* the node's first input carries it */
+            if (g.me == 0) {
+                gp_split_put(&in[idx - first], *v, tag);
+                *v = gp_split_wait(result, tag, "MPI_Allreduce");
+            }
+            return;
         }
-        old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
-        if (old != (k + 1) * members - 1) { /* someone else carries this node up */
-            if (g.me == 0) *v = gp_tagged_wait(&tr->word_down[tr->value_base[level] + idx], tag, "MPI_Allreduce");
-            break;
-        }
-        /* every input has counted in; a value may still be on its way */
-        if (g.size == 32) {
-            if (g.me < (int)members) *v = gp_tagged_arrived(&in[g.me], tag);
-            gp_pairwise_lanes(g, (int)members, v, c);
-        } else if (g.me == 0) { /* alone: pair them in the block's part slots, free until the release */
-            for (uint32_t j = 0; j < members; j++) gp_blk.part[j][0] = gp_tagged_arrived(&in[j], tag);
-            gp_pairwise_alone((char *)gp_blk.part, sizeof gp_blk.part[0], (int)members, c);
-            *v = gp_blk.part[0][0];
-        }
+        gp_node_gather(g, in, gp_tree_members(tr, level, first), tag, v, c);
+        idx >>= GP_TREE_FANIN_BITS;
     }
-    /* the result back to the inputs of every node this rank carried */
-    uint64_t r = gp_warp_shfl64(g.mask, *v, g.leader);
-    while (level-- > 0) {
-        uint32_t first = (block >> (GP_TREE_FANIN_BITS * level)) & ~(uint32_t)(GP_TREE_FANIN - 1);
-        uint32_t members = gp_tree_members(tr, level, first);
-        for (int j = g.me; j < (int)members; j += g.size)
-            gp_tagged_put(&tr->word_down[tr->value_base[level] + first + j], r, tag);
-    }
+    if (g.me == 0 && tr->levels) gp_split_put(result, *v, tag);
 }
 
 /* Ends the collective for the block: the result (if any) where every rank

@@ -214,6 +214,42 @@ static inline gp_tagged gp_tagged_get(gp_tagged *p)
 }
 #endif
 
+/* A value and a 32-bit tag in a gp_tagged's two words as halves, each
+ * half with the tag beside it: two relaxed 64-bit accesses, each of them
+ * whole, so a reader takes the value only when both halves carry the tag.
+ * A look is a plain load, not gp_tagged_get's compare-and-swap: many
+ * ranks can poll one word without queueing at it. */
+GPUMPI_FN static inline uint64_t gp_split_half(uint64_t half, uint32_t tag) { return (half & 0xffffffffu) | (uint64_t)tag << 32; }
+#if defined(GPUMPI_CUDA)
+__device__ static __forceinline__ void gp_split_put(gp_tagged *p, uint64_t value, uint32_t tag)
+{
+    asm volatile("st.relaxed.gpu.v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(gp_split_half(value, tag)),
+                 "l"(gp_split_half(value >> 32, tag))
+                 : "memory");
+}
+__device__ static __forceinline__ int gp_split_get(gp_tagged *p, uint32_t tag, uint64_t *value)
+{
+    uint64_t a, b;
+    asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
+    if ((uint32_t)(a >> 32) != tag || (uint32_t)(b >> 32) != tag) return 0;
+    *value = (a & 0xffffffffu) | b << 32;
+    return 1;
+}
+#else
+static inline void gp_split_put(gp_tagged *p, uint64_t value, uint32_t tag)
+{
+    __atomic_store_n(&p->value, gp_split_half(value, tag), __ATOMIC_RELAXED);
+    __atomic_store_n(&p->tag, gp_split_half(value >> 32, tag), __ATOMIC_RELAXED);
+}
+static inline int gp_split_get(gp_tagged *p, uint32_t tag, uint64_t *value)
+{
+    uint64_t a = __atomic_load_n(&p->value, __ATOMIC_RELAXED), b = __atomic_load_n(&p->tag, __ATOMIC_RELAXED);
+    if ((uint32_t)(a >> 32) != tag || (uint32_t)(b >> 32) != tag) return 0;
+    *value = (a & 0xffffffffu) | b << 32;
+    return 1;
+}
+#endif
+
 /* The inbox's atomics (gp_inbox, above): an exchange, one acquiring (a
  * drain reads the envelopes it took), a compare-and-swap returning what
  * was there, and loads that may tear (a look before a compare-and-swap,
@@ -314,6 +350,8 @@ __device__ static __forceinline__ int gp_lane_id(void) { return (int)(threadIdx.
 __device__ static __forceinline__ int gp_warp_width(void) { return 32; }
 __device__ static __forceinline__ uint64_t gp_warp_bcast64(uint64_t v) { return __shfl_sync(0xffffffffu, v, 0); }
 __device__ static __forceinline__ unsigned gp_warp_ballot(int p) { return __ballot_sync(0xffffffffu, p); }
+/* Whether p holds on every lane of mask (each of them calls it). */
+__device__ static __forceinline__ int gp_warp_all(unsigned mask, int p) { return __all_sync(mask, p); }
 __device__ static __forceinline__ int gp_lowest_bit(unsigned x) { return __ffs(x) - 1; }
 __device__ static __forceinline__ void gp_warp_sync(void) { __syncwarp(); }
 __device__ static __forceinline__ void gp_fence(void) { __threadfence(); }
@@ -322,6 +360,7 @@ static inline int gp_lane_id(void) { return 0; }
 static inline int gp_warp_width(void) { return 1; }
 static inline uint64_t gp_warp_bcast64(uint64_t v) { return v; }
 static inline unsigned gp_warp_ballot(int p) { return p != 0; }
+static inline int gp_warp_all(unsigned mask, int p) { (void)mask; return p; }
 static inline int gp_lowest_bit(unsigned x) { return __builtin_ctz(x); }
 static inline void gp_warp_sync(void) {}
 static inline void gp_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }

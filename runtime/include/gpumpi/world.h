@@ -77,12 +77,11 @@ typedef struct gp_tree {
     uint32_t *counts;    /* arrivals at each node */
     uint32_t *release;   /* collectives completed, per node: its waiters watch it */
     char *values;        /* GP_TREE_BYTES per input */
-    /* A one-word allreduce (shm_collectives.cu) has its own: counts that
-     * only grow (word_counts, nodes entries), and for each input the value
-     * that goes up and the result that comes back, tagged with the
-     * collective's number (word_in, word_down: all_inputs entries each). */
-    uint32_t *word_counts;
-    gp_tagged *word_in, *word_down;
+    /* A one-word allreduce (shm_collectives.cu) has its own: for each
+     * input the value that goes up, and in the top level's one input the
+     * result, each in a word that carries the collective's number
+     * (gp_split_put: all_inputs entries). */
+    gp_tagged *word_in;
     uint64_t result[GP_TREE_BYTES / 8];
 } gp_tree;
 
@@ -107,17 +106,15 @@ GPUMPI_HD static inline void gp_tree_layout(gp_tree *t, int n)
 }
 
 /* The tree's arrays come in two allocations the launcher makes, of these
- * many elements: counts (counts, release and word_counts, nodes + 1
- * each) and tagged words (word_in and word_down, all_inputs each). */
-GPUMPI_HD static inline size_t gp_tree_counts_len(const gp_tree *t) { return 3 * ((size_t)t->nodes + 1); }
-GPUMPI_HD static inline size_t gp_tree_tagged_len(const gp_tree *t) { return 2 * (size_t)t->all_inputs; }
+ * many elements: counts (counts and release, nodes + 1 each) and tagged
+ * words (word_in, all_inputs). */
+GPUMPI_HD static inline size_t gp_tree_counts_len(const gp_tree *t) { return 2 * ((size_t)t->nodes + 1); }
+GPUMPI_HD static inline size_t gp_tree_tagged_len(const gp_tree *t) { return (size_t)t->all_inputs; }
 GPUMPI_HD static inline void gp_tree_carve(gp_tree *t, uint32_t *counts, gp_tagged *tagged)
 {
     t->counts = counts;
     t->release = counts + t->nodes + 1;
-    t->word_counts = counts + 2 * ((size_t)t->nodes + 1);
     t->word_in = tagged;
-    t->word_down = tagged + t->all_inputs;
 }
 
 enum gp_slot_state {
