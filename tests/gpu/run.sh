@@ -60,6 +60,12 @@ part conformance && for path in "$B"/conformance/*; do
         (expect_line $t "$path" $n " No Errors") || failed="$failed $t@$n"
     done
 done
+# blocks of 4 ranks: the world's tree has three levels, each node
+# carried by a group smaller than a warp
+part conformance && for t in allreduce_small coll_basic coll_reproducible; do
+    run "$B/conformance/$t" ---gpumpi -g 1024 -b 4
+    { [ $STATUS -eq 0 ] && grep -qxF " No Errors" "$OUT_TXT"; } || failed="$failed $t@1024x4"
+done
 # (the MPI-1 core's, and every program of the MPI-3.1 additions: issue 9)
 # (nbc_basic takes about 40 s there on an H100, the longest: a nonblocking
 # collective over 270,336 ranks runs its rounds on messages. The limit,
@@ -80,7 +86,7 @@ part launcher && for c in options endings watchdog files stdin clocks output sta
         failed="$failed launcher.$c"
 done
 [ -z "$failed" ] || fail "failed on the GPU:$failed"
-part conformance && note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks"
+part conformance && note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks (three also in 1024 blocks of 4)"
 part largest && note "conformance: $(echo $LARGEST | wc -w) programs No Errors at the largest resident count"
 part launcher && note "launcher: options, endings, watchdog, files, stdin, clocks, output, stats, gpu_scale on the GPU"
 note "GPU: all checks passed ($PARTS)"
