@@ -8,12 +8,14 @@
  * three levels); the last arriver at a node carries it up, the others wait
  * on that node's release word. So global memory sees a few atomics and
  * polls per block, not per rank. A value of one word takes its own way
- * through both stages (gp_shm_allreduce_word): no count before the
- * shuffles, and tagged words in the tree.
+ * through both stages (gp_shm_allreduce_word, shm_collectives.h, inline in
+ * programs): no count before the shuffles, and in the tree no counts at
+ * all: each node's first input polls the others' words
+ * (gp_tree_climb_word).
  *
  * Sums are reproducible: every combining step, whatever the timing, pairs
- * its inputs the same way (gp_pairwise below), inside warps, across the
- * warps of a block and at every tree node. */
+ * its inputs the same way (gp_pairwise_lanes, shm_collectives.h), inside
+ * warps, across the warps of a block and at every tree node. */
 #include "shm_collectives.h"
 #include "gpumpi/launch.h"
 #include "gpumpi/shim_string.h"

@@ -1,6 +1,6 @@
 /* The world's barrier and one-word allreduce (shm_collectives.cu): the
  * block state and the path every rank takes, inline, so that a program
- * compiled with this header takes them without a call (gpumpi/inline.h);
+ * compiled with this header takes them without a call (inline_calls.h);
  * the rare paths are out of line in shm_collectives.cu. */
 #ifndef GPUMPI_SHM_COLLECTIVES_H
 #define GPUMPI_SHM_COLLECTIVES_H
@@ -30,7 +30,7 @@ extern GPUMPI_BLOCK_VAR gp_block_tree gp_blk; /* shm_collectives.cu */
 
 /* The ranks of the calling thread's block: a prefix of it, as the last
  * block may be partly empty. */
-GPUMPI_FN static uint32_t gp_block_members(void)
+GPUMPI_FN static inline uint32_t gp_block_members(void)
 {
     uint32_t width = (uint32_t)gp_block_width(), first = (uint32_t)gp_block_index() * width;
     uint32_t n = (uint32_t)gp_hot.nranks - first;
@@ -38,16 +38,16 @@ GPUMPI_FN static uint32_t gp_block_members(void)
 }
 
 /* The warps of the calling thread's block that hold ranks. */
-GPUMPI_FN static uint32_t gp_block_warps(void) { return (gp_block_members() + 31) / 32; }
+GPUMPI_FN static inline uint32_t gp_block_warps(void) { return (gp_block_members() + 31) / 32; }
 
 /* The lanes of the calling thread's warp that are ranks (a prefix). */
-GPUMPI_FN static int gp_warp_members(void)
+GPUMPI_FN static inline int gp_warp_members(void)
 {
     int n = (int)gp_block_members() - gp_block_thread() / 32 * 32;
     return n < 32 ? n : 32;
 }
 
-GPUMPI_FN static unsigned gp_lanes_mask(int n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1; }
+GPUMPI_FN static inline unsigned gp_lanes_mask(int n) { return n >= 32 ? 0xffffffffu : (1u << n) - 1; }
 
 /* Lanes of one warp working as a group: `mask` names them, `me` is this
  * thread's position, `size` how many there are (lanes 0..size-1 of the
@@ -57,7 +57,7 @@ typedef struct gp_lanes {
     int me, size, leader;
 } gp_lanes;
 
-GPUMPI_FN static gp_lanes gp_lanes_alone(void)
+GPUMPI_FN static inline gp_lanes gp_lanes_alone(void)
 {
     gp_lanes g = {1u << gp_lane_id(), 0, 1, gp_lane_id()};
     return g;
