@@ -134,26 +134,33 @@ static void selection(MPI_Comm other, int partner, int even)
     }
 }
 
-/* rank 0 waits for rank 2 while rank 1's message comes */
-static void selection_by_source(void)
+/* rank 0 waits for `want` while `other`'s message comes first */
+static void selection_by_source_pair(int want, int other)
 {
-    if (size < 3 || rank > 2) return;
+    if (rank != 0 && rank != want && rank != other) return;
     for (int k = 0; k < ROUNDS; k++) {
         int v = rank * 100 + k, ready = 0;
         if (rank == 0) {
-            int from2 = -1, from1 = -1;
-            MPI_Send(&ready, 1, MPI_INT, 1, 23, MPI_COMM_WORLD);
-            MPI_Send(&ready, 1, MPI_INT, 2, 23, MPI_COMM_WORLD);
-            MPI_Recv(&from2, 1, MPI_INT, 2, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            MPI_Recv(&from1, 1, MPI_INT, 1, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            CHECK(from2 == 200 + k && from1 == 100 + k, "selection by source %d: from 2 %d, from 1 %d", k, from2,
-                  from1);
+            int from_want = -1, from_other = -1;
+            MPI_Send(&ready, 1, MPI_INT, other, 23, MPI_COMM_WORLD);
+            MPI_Send(&ready, 1, MPI_INT, want, 23, MPI_COMM_WORLD);
+            MPI_Recv(&from_want, 1, MPI_INT, want, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            MPI_Recv(&from_other, 1, MPI_INT, other, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+            CHECK(from_want == want * 100 + k && from_other == other * 100 + k,
+                  "selection by source %d: from %d %d, from %d %d", k, want, from_want, other, from_other);
         } else {
             MPI_Recv(&ready, 1, MPI_INT, 0, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            pause_us(rank == 1 ? 200 : 600);
+            pause_us(rank == other ? 200 : 600);
             MPI_Send(&v, 1, MPI_INT, 0, 22, MPI_COMM_WORLD);
         }
     }
+}
+
+/* two pairs: ranks that differ in two bits, and in one */
+static void selection_by_source(void)
+{
+    if (size >= 3) selection_by_source_pair(2, 1);
+    if (size >= 4) selection_by_source_pair(3, 2);
 }
 
 /* on c, which returns errors */
