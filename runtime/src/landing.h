@@ -137,6 +137,14 @@ GPUMPI_FN static __forceinline__ int gp_land_finish(gp_inbox got, uint64_t seen,
     return 1;
 }
 
+/* The library's wait at a landing that is up (token: its head), and the
+ * take: what came, and in *seen the head the wait saw. */
+GPUMPI_FN static __forceinline__ gp_inbox gp_land_await(gp_inbox *ib, uint64_t token, unsigned *spins, uint64_t *seen)
+{
+    while ((*seen = gp_inbox_head(ib)) == token) gp_block_wait(spins);
+    return gp_land_take(ib, *seen);
+}
+
 /* The steps above, for the library's receives: publish, wait, take,
  * finish (1, 2 or 0 as gp_land_finish says; 0 also when the landing
  * could not be published). Inline in the receive: as a call, its frame's
@@ -148,8 +156,8 @@ GPUMPI_FN static __forceinline__ int gp_land_wait(int src_world, int tag, int ct
     gp_inbox token = gp_land_token(src_world, tag, ctx, cap);
     if (!gp_land_publish(ib, token)) return 0;
     uint64_t seen;
-    while ((seen = gp_inbox_head(ib)) == token.head) gp_block_wait(spins);
-    return gp_land_finish(gp_land_take(ib, seen), seen, src_world, tag, ctx, dst, got_src, got_tag, got_bytes, matched);
+    gp_inbox got = gp_land_await(ib, token.head, spins, &seen);
+    return gp_land_finish(got, seen, src_world, tag, ctx, dst, got_src, got_tag, got_bytes, matched);
 }
 
 #endif

@@ -236,7 +236,7 @@ GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int c
 
 /* MPI_Send but for its fast path (p2p_inline.h). */
 GPUMPI_FN __noinline__ int gp_send_call(const void *buf, int count, MPI_Datatype datatype, int dest, int tag,
-                                               MPI_Comm comm)
+                                        MPI_Comm comm)
 {
     GP_TRY(gp_comm_check("MPI_Send", comm));
     GP_TRY(gp_type_check(comm, "MPI_Send", datatype, count));
@@ -285,11 +285,9 @@ GPUMPI_FN __noinline__ int gp_recv_landing(void *buf, int count, MPI_Datatype da
     gp_block_enter("MPI_Recv", MPI_COMM_WORLD, source, tag);
     uint64_t seen = GP_INBOX_LANDED; /* what the inline path saw, when it took something */
     if (!got.head) {
-        gp_inbox *ib = &gp_hot.inbox[gp_thread_rank()];
         uint64_t token = gp_land_token(source, tag, GP_WORLD_CTX, (size_t)count * (size_t)gp_type_size(datatype)).head;
         unsigned spins = 0;
-        while ((seen = gp_inbox_head(ib)) == token) gp_block_wait(&spins);
-        got = gp_land_take(ib, seen);
+        got = gp_land_await(&gp_hot.inbox[gp_thread_rank()], token, &spins, &seen);
     }
     int got_src, got_tag, rc = MPI_SUCCESS;
     size_t bytes;

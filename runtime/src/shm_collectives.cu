@@ -22,7 +22,6 @@
 
 GPUMPI_BLOCK_VAR gp_block_tree gp_blk;
 
-
 /* Shared memory starts undefined: the kernel calls this with every thread
  * of the block before any rank runs. */
 GPUMPI_FN void gp_shm_block_init(void)
@@ -33,7 +32,6 @@ GPUMPI_FN void gp_shm_block_init(void)
         gp_gate_init(&gp_blk.release_gate);
     }
 }
-
 
 /* Waiting in a collective, keeping this rank's receives and nonblocking
  * collectives moving: a peer that has not arrived yet may be waiting in a
@@ -102,7 +100,6 @@ GPUMPI_FN __noinline__ static uint64_t gp_split_wait(gp_tagged *t, uint32_t tag,
     gp_coll_wait_end(&w);
     return v;
 }
-
 
 /* Combines the n values at `below` (GP_TREE_BYTES apart) into v of lane 0:
  * a whole warp loads one each and shuffles; a smaller group's leader does
@@ -233,7 +230,6 @@ GPUMPI_FN static void gp_block_publish(uint32_t gen, const uint64_t *v, int word
     gp_gate_open(&gp_blk.release_gate);
 }
 
-
 /* The block's last arriver carries it up the tree and opens its gate: out
  * of line, so that the others' path stays small. */
 GPUMPI_FN __noinline__ void gp_shm_barrier_climb(uint32_t gen)
@@ -244,7 +240,6 @@ GPUMPI_FN __noinline__ void gp_shm_barrier_climb(uint32_t gen)
     gp_tree_climb(gp_lanes_alone(), gen, 0, none);
     gp_block_publish(gen, 0, 0);
 }
-
 
 /* The allreduce of a value of more than one word, in steps. Every rank of
  * the block arrives (so none of them is waiting on anything outside this
@@ -354,12 +349,11 @@ GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_carry(uint64_t v, gp_combine_o
     return gp_allreduce_word_carry_body(v, c, gen, g);
 }
 GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_carry_known(uint64_t v, MPI_Datatype t, MPI_Op op, uint32_t gen,
-                                                                     gp_lanes g)
+                                                              gp_lanes g)
 {
     gp_combine_op c = {op, t, 1, 1, 1};
     return gp_allreduce_word_carry_body(v, c, gen, g);
 }
-
 
 GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_apart(uint64_t v, gp_combine_op c, uint32_t gen, unsigned here)
 {
@@ -377,7 +371,6 @@ GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_apart(uint64_t v, gp_combine_o
     gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
     return gp_blk.result[0];
 }
-
 
 /* Whether a call takes the tree must not depend on how a rank describes
  * its data (the standard lets ranks use different types of the same
@@ -413,7 +406,6 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
         gp_type_unpack(v, bytes, recvbuf, count, t);
     return 1;
 }
-
 
 GPUMPI_FN int MPI_Barrier(MPI_Comm comm) { return gp_barrier_inline(comm); }
 

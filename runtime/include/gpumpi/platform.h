@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 /* A value with the tag of the collective it belongs to, 16-byte aligned
- * (gp_tagged_put/gp_tagged_get below). */
+ * (gp_split_put/gp_split_get below). */
 typedef struct __attribute__((aligned(16))) gp_tagged {
     uint64_t value, tag;
 } gp_tagged;
@@ -98,7 +98,6 @@ static inline int gp_thread_rank(void) { return gp_threads_rank; }
 __device__ static __forceinline__ uint32_t gp_load_acquire(uint32_t *p) { return GP_DEV_REF(uint32_t, p).load(GP_ACQ); }
 __device__ static __forceinline__ void gp_store_release(uint32_t *p, uint32_t v) { GP_DEV_REF(uint32_t, p).store(v, GP_REL); }
 __device__ static __forceinline__ uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { return GP_DEV_REF(uint32_t, p).fetch_add(v, GP_ACQREL); }
-__device__ static __forceinline__ uint32_t gp_fetch_add_relaxed(uint32_t *p, uint32_t v) { return GP_DEV_REF(uint32_t, p).fetch_add(v, GP_RLX); }
 __device__ static __forceinline__ uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return GP_DEV_REF(uint64_t, p).fetch_add(v, GP_ACQREL); }
 __device__ static __forceinline__ int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
 {
@@ -139,7 +138,6 @@ __device__ static __forceinline__ void gp_sys_store_release64(uint64_t *p, uint6
 static inline uint32_t gp_load_acquire(uint32_t *p) { return __atomic_load_n(p, __ATOMIC_ACQUIRE); }
 static inline void gp_store_release(uint32_t *p, uint32_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 static inline uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
-static inline uint32_t gp_fetch_add_relaxed(uint32_t *p, uint32_t v) { return __atomic_fetch_add(p, v, __ATOMIC_RELAXED); }
 static inline uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL); }
 static inline int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
 {
@@ -167,58 +165,11 @@ static inline uint64_t gp_sys_load_acquire64(uint64_t *p) { return __atomic_load
 static inline void gp_sys_store_release64(uint64_t *p, uint64_t v) { __atomic_store_n(p, v, __ATOMIC_RELEASE); }
 #endif
 
-/* A value and a tag (the collective it belongs to) read and written as
- * one 16-byte word: neither needs a fence to be seen with the other, so a
- * value handed to another rank costs one trip to L2, not a store, a fence
- * and a flag. sm_90 has atomics on 128 bits (a read is a compare-and-swap
- * that changes nothing); the threads backend orders the two halves. The
- * type is gp_tagged, above. */
-#if defined(GPUMPI_CUDA) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
-__device__ static __forceinline__ void gp_tagged_put(gp_tagged *p, uint64_t value, uint64_t tag)
-{
-    asm volatile("{ .reg .b128 d, s; mov.b128 s, {%0, %1}; atom.relaxed.gpu.exch.b128 d, [%2], s; }"
-                 ::"l"(value), "l"(tag), "l"(p) : "memory");
-}
-__device__ static __forceinline__ gp_tagged gp_tagged_get(gp_tagged *p)
-{
-    gp_tagged t;
-    asm volatile("{ .reg .b128 d, z; mov.b128 z, {%2, %2}; atom.relaxed.gpu.cas.b128 d, [%3], z, z; mov.b128 {%0, %1}, d; }"
-                 : "=l"(t.value), "=l"(t.tag) : "l"((uint64_t)0), "l"(p) : "memory");
-    return t;
-}
-#elif defined(GPUMPI_CUDA) /* before sm_90: the tag published after the value */
-__device__ static __forceinline__ void gp_tagged_put(gp_tagged *p, uint64_t value, uint64_t tag)
-{
-    GP_DEV_REF(uint64_t, &p->value).store(value, GP_RLX);
-    GP_DEV_REF(uint64_t, &p->tag).store(tag, GP_REL);
-}
-__device__ static __forceinline__ gp_tagged gp_tagged_get(gp_tagged *p)
-{
-    gp_tagged t;
-    t.tag = GP_DEV_REF(uint64_t, &p->tag).load(GP_ACQ);
-    t.value = GP_DEV_REF(uint64_t, &p->value).load(GP_RLX);
-    return t;
-}
-#else
-static inline void gp_tagged_put(gp_tagged *p, uint64_t value, uint64_t tag)
-{
-    __atomic_store_n(&p->value, value, __ATOMIC_RELAXED);
-    __atomic_store_n(&p->tag, tag, __ATOMIC_RELEASE);
-}
-static inline gp_tagged gp_tagged_get(gp_tagged *p)
-{
-    gp_tagged t;
-    t.tag = __atomic_load_n(&p->tag, __ATOMIC_ACQUIRE);
-    t.value = __atomic_load_n(&p->value, __ATOMIC_RELAXED);
-    return t;
-}
-#endif
-
 /* A value and a 32-bit tag in a gp_tagged's two words as halves, each
  * half with the tag beside it: two relaxed 64-bit accesses, each of them
  * whole, so a reader takes the value only when both halves carry the tag.
- * A look is a plain load, not gp_tagged_get's compare-and-swap: many
- * ranks can poll one word without queueing at it. */
+ * A look is a plain load, not a compare-and-swap: many ranks can poll one
+ * word without queueing at it. */
 GPUMPI_FN static inline uint64_t gp_split_half(uint64_t half, uint32_t tag) { return (half & 0xffffffffu) | (uint64_t)tag << 32; }
 #if defined(GPUMPI_CUDA)
 __device__ static __forceinline__ void gp_split_put(gp_tagged *p, uint64_t value, uint32_t tag)
@@ -227,13 +178,9 @@ __device__ static __forceinline__ void gp_split_put(gp_tagged *p, uint64_t value
                  "l"(gp_split_half(value >> 32, tag))
                  : "memory");
 }
-__device__ static __forceinline__ int gp_split_get(gp_tagged *p, uint32_t tag, uint64_t *value)
+__device__ static __forceinline__ void gp_split_load(gp_tagged *p, uint64_t *a, uint64_t *b)
 {
-    uint64_t a, b;
-    asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
-    if ((uint32_t)(a >> 32) != tag || (uint32_t)(b >> 32) != tag) return 0;
-    *value = (a & 0xffffffffu) | b << 32;
-    return 1;
+    asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(*a), "=l"(*b) : "l"(p) : "memory");
 }
 #else
 static inline void gp_split_put(gp_tagged *p, uint64_t value, uint32_t tag)
@@ -241,19 +188,25 @@ static inline void gp_split_put(gp_tagged *p, uint64_t value, uint32_t tag)
     __atomic_store_n(&p->value, gp_split_half(value, tag), __ATOMIC_RELAXED);
     __atomic_store_n(&p->tag, gp_split_half(value >> 32, tag), __ATOMIC_RELAXED);
 }
-static inline int gp_split_get(gp_tagged *p, uint32_t tag, uint64_t *value)
+static inline void gp_split_load(gp_tagged *p, uint64_t *a, uint64_t *b)
 {
-    uint64_t a = __atomic_load_n(&p->value, __ATOMIC_RELAXED), b = __atomic_load_n(&p->tag, __ATOMIC_RELAXED);
+    *a = __atomic_load_n(&p->value, __ATOMIC_RELAXED);
+    *b = __atomic_load_n(&p->tag, __ATOMIC_RELAXED);
+}
+#endif
+/* 1 and the value if *p carries tag in both halves, else 0. */
+GPUMPI_FN static inline int gp_split_get(gp_tagged *p, uint32_t tag, uint64_t *value)
+{
+    uint64_t a, b;
+    gp_split_load(p, &a, &b);
     if ((uint32_t)(a >> 32) != tag || (uint32_t)(b >> 32) != tag) return 0;
     *value = (a & 0xffffffffu) | b << 32;
     return 1;
 }
-#endif
 
 /* The inbox's atomics (gp_inbox, above): an exchange, one acquiring (a
  * drain reads the envelopes it took), a compare-and-swap returning what
- * was there, and loads that may tear (a look before a compare-and-swap,
- * which checks it whole; a poll of the head alone). GP_HAVE_LANDING: the
+ * was there, and a poll of the head alone, which may tear. GP_HAVE_LANDING: the
  * 16-byte atomics a landing needs (landing.h) exist; without them (CUDA
  * before sm_90) the inbox is its head alone and no receive publishes a
  * landing. */
@@ -281,12 +234,6 @@ __device__ static __forceinline__ gp_inbox gp_inbox_cas(gp_inbox *p, gp_inbox ex
                  : "l"(expect.head), "l"(expect.word), "l"(want.head), "l"(want.word), "l"(p) : "memory");
     return o;
 }
-__device__ static __forceinline__ gp_inbox gp_inbox_peek(gp_inbox *p)
-{
-    gp_inbox o;
-    asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(o.head), "=l"(o.word) : "l"(p) : "memory");
-    return o;
-}
 #elif defined(GPUMPI_CUDA)
 #define GP_HAVE_LANDING 0
 __device__ static __forceinline__ gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word)
@@ -304,11 +251,6 @@ __device__ static __forceinline__ gp_inbox gp_inbox_cas(gp_inbox *p, gp_inbox ex
 {
     GP_DEV_REF(uint64_t, &p->head).compare_exchange_strong(expect.head, want.head, GP_RLX, GP_RLX);
     return expect;
-}
-__device__ static __forceinline__ gp_inbox gp_inbox_peek(gp_inbox *p)
-{
-    gp_inbox o = {GP_DEV_REF(uint64_t, &p->head).load(GP_RLX), 0};
-    return o;
 }
 #else
 /* cmpxchg16b (-mcx16) on x86-64 */
