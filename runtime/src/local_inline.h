@@ -16,14 +16,22 @@ GPUMPI_FN __noinline__ int gp_get_count_general(const MPI_Status *status, MPI_Da
 
 GPUMPI_FN static __forceinline__ int gp_comm_rank_inline(MPI_Comm comm, int *rank)
 {
-    if (comm != MPI_COMM_WORLD || !gp_flag(GP_RF_INIT)) return gp_comm_rank_call(comm, rank);
+    if (comm != MPI_COMM_WORLD) return gp_comm_rank_call(comm, rank);
+    if (!gp_flag(GP_RF_INIT)) { /* it reports that MPI is not running; a stand-in (inline_calls.h) */
+        int unused;
+        return gp_comm_rank_call(comm, &unused);
+    }
     *rank = gp_thread_rank();
     return MPI_SUCCESS;
 }
 
 GPUMPI_FN static __forceinline__ int gp_comm_size_inline(MPI_Comm comm, int *size)
 {
-    if (comm != MPI_COMM_WORLD || !gp_flag(GP_RF_INIT)) return gp_comm_size_call(comm, size);
+    if (comm != MPI_COMM_WORLD) return gp_comm_size_call(comm, size);
+    if (!gp_flag(GP_RF_INIT)) { /* it reports that MPI is not running; a stand-in (inline_calls.h) */
+        int unused;
+        return gp_comm_size_call(comm, &unused);
+    }
     *size = gp_hot.nranks;
     return MPI_SUCCESS;
 }

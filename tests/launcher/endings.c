@@ -8,7 +8,12 @@
  *   mpi_abort  rank 3 calls MPI_Abort(MPI_COMM_WORLD, 7)
  *   segv       rank 1 writes through a bad pointer: status 139
  *   atexit     handlers run in reverse order, at exit() and at return from main
- *   files      a file written without fclose is flushed at exit */
+ *   files      a file written without fclose is flushed at exit
+ *   before_init CALL     every rank makes CALL (rank, size or allreduce)
+ *                        before MPI_Init: a fatal error, status 16
+ *   after_finalize CALL  rank 1 makes CALL after MPI_Finalize: the same
+ * (CALL goes through the inline fast paths' test of MPI_Init, which hands
+ * the library stand-ins for the program's variables.) */
 #include <assert.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -17,6 +22,17 @@
 
 static int rank;
 
+/* The call named by `what`; returns only if it did not stop the job. */
+static void call_outside(const char *what)
+{
+    int n = -1;
+    double x = 1.0, s = -1.0;
+    if (!strcmp(what, "rank")) MPI_Comm_rank(MPI_COMM_WORLD, &n);
+    if (!strcmp(what, "size")) MPI_Comm_size(MPI_COMM_WORLD, &n);
+    if (!strcmp(what, "allreduce")) MPI_Allreduce(&x, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
+    printf("%s outside MPI returned (n %d, s %g)\n", what, n, s);
+}
+
 static void first(void) { printf("rank %d atexit first\n", rank); }
 static void second(void) { printf("rank %d atexit second\n", rank); }
 
@@ -24,6 +40,7 @@ int main(int argc, char **argv)
 {
     const char *how = argc > 1 ? argv[1] : "return";
     int x = 0;
+    if (!strcmp(how, "before_init")) call_outside(argc > 2 ? argv[2] : "rank");
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     if (!strcmp(how, "return")) {
@@ -64,6 +81,11 @@ int main(int argc, char **argv)
         MPI_Finalize();
         if (rank == 0) exit(0); /* handlers run at exit() */
         return 0;               /* and at return from main */
+    }
+    if (!strcmp(how, "after_finalize")) {
+        MPI_Finalize();
+        if (rank == 1) call_outside(argc > 2 ? argv[2] : "rank");
+        return 0;
     }
     if (!strcmp(how, "files")) {
         char path[512];

@@ -95,7 +95,7 @@ endings)
     out_has abort "rank 1 before abort"
     run "$W/endings" assert ---gpumpi -n 4
     status_is "failed assert" 134
-    err_has assert "rank 2: $T/endings.c:52: main: Assertion \`x == 1' failed."
+    err_has assert "rank 2: $T/endings.c:69: main: Assertion \`x == 1' failed."
     run "$W/endings" mpi_abort ---gpumpi -n 4
     status_is "MPI_Abort" 7
     err_has mpi_abort "rank 3: MPI_Abort called with error code 7"
@@ -119,7 +119,21 @@ endings)
     for r in 0 1 2; do
         grep -qx "rank $r wrote this and never closed the file" "$W/files/unclosed$r.txt" || fail "rank $r's unclosed file was not flushed"
     done
-    note "endings: return 3, exit(5), exit(0), abort 134, assert 134 (file, line, expression), MPI_Abort 7, SIGSEGV 139, atexit order, unclosed files flushed" ;;
+    for call in rank size allreduce; do
+        fn=MPI_Comm_$call
+        [ $call = allreduce ] && fn=MPI_Allreduce
+        run "$W/endings" before_init $call ---gpumpi -n 3
+        status_is "$fn before MPI_Init" 16
+        grep -qx "rank [0-2]: $fn: called before MPI_Init" "$ERR_TXT" ||
+            fail "$fn before MPI_Init: stderr lacks the line \"rank R: $fn: called before MPI_Init\": $(cat "$ERR_TXT")"
+        grep -q "outside MPI returned" "$OUT_TXT" && fail "$fn before MPI_Init returned: $(cat "$OUT_TXT")"
+        run "$W/endings" after_finalize $call ---gpumpi -n 3
+        status_is "$fn after MPI_Finalize" 16
+        grep -qx "rank 1: $fn: called after MPI_Finalize" "$ERR_TXT" ||
+            fail "$fn after MPI_Finalize: stderr lacks the line \"rank 1: $fn: called after MPI_Finalize\": $(cat "$ERR_TXT")"
+        grep -q "outside MPI returned" "$OUT_TXT" && fail "$fn after MPI_Finalize returned: $(cat "$OUT_TXT")"
+    done
+    note "endings: return 3, exit(5), exit(0), abort 134, assert 134 (file, line, expression), MPI_Abort 7, SIGSEGV 139, atexit order, unclosed files flushed, MPI_Comm_rank/size and MPI_Allreduce before MPI_Init and after MPI_Finalize stop with status 16" ;;
 watchdog)
     build deadlock
     start=$(date +%s)
