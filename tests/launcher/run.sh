@@ -297,6 +297,14 @@ gpu_scale)
     err_has "one block past" "Use at most $max ranks."
     run "$W/lines" 1 ---gpumpi -g $blocks -b 128
     status_is "exactly the limit" 0
-    note "gpu_scale: $blocks blocks of 128 run, $((blocks + 1)) are refused with the numbers" ;;
+    note "gpu_scale: $blocks blocks of 128 run, $((blocks + 1)) are refused with the numbers"
+    # fewer ranks than a block: one block of whole warps, and the copy service beside it
+    run "$W/lines" 1 ---gpumpi -n 5 -v
+    status_is "-n 5" 0
+    err_has "-n 5" "launching 1 x 32 for 5 ranks"
+    err_has "-n 5" "gpumpi: copy service: 32 extra blocks (32 warps)"
+    [ "$(grep -c "^rank [0-4] line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq 5 ] ||
+        fail "-n 5: $(cat "$OUT_TXT")"
+    note "gpu_scale: -n 5 runs in one block of 32 threads with a copy service of 32 warps" ;;
 *) fail "unknown case $CASE" ;;
 esac
