@@ -268,6 +268,9 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
         if (service)
             fprintf(stderr, "gpumpi: copy service: %d extra block%s (%d warps)\n", service, service > 1 ? "s" : "",
                     service * (o->block / 32));
+        else if (o->block % 32)
+            fprintf(stderr, "gpumpi: copy service: off (blocks of %d threads are not whole warps; large messages are "
+                    "copied by one thread)\n", o->block);
         else
             fprintf(stderr, "gpumpi: copy service: off (no room for one more block of whole warps)\n");
     }

@@ -305,6 +305,9 @@ gpu_scale)
     err_has "-n 5" "gpumpi: copy service: 32 extra blocks (32 warps)"
     [ "$(grep -c "^rank [0-4] line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq 5 ] ||
         fail "-n 5: $(cat "$OUT_TXT")"
-    note "gpu_scale: -n 5 runs in one block of 32 threads with a copy service of 32 warps" ;;
+    run "$W/lines" 1 ---gpumpi -g 2 -b 2 -v
+    status_is "-g 2 -b 2" 0
+    err_has "-g 2 -b 2" "gpumpi: copy service: off (blocks of 2 threads are not whole warps; large messages are copied by one thread)"
+    note "gpu_scale: -n 5 runs in one block of 32 threads with a copy service of 32 warps; -g 2 -b 2 says why it has none" ;;
 *) fail "unknown case $CASE" ;;
 esac
