@@ -12,8 +12,8 @@
  *   before_init CALL     every rank makes CALL (rank, size or allreduce)
  *                        before MPI_Init: a fatal error, status 16
  *   after_finalize CALL  rank 1 makes CALL after MPI_Finalize: the same
- * (CALL goes through the inline fast paths' test of MPI_Init, which hands
- * the library stand-ins for the program's variables.) */
+ * (CALL goes through the inline fast paths' test of MPI_Init, which
+ * reports it without the program's pointers: gp_check_initialized.) */
 #include <assert.h>
 #include <mpi.h>
 #include <stdio.h>
