@@ -5,8 +5,8 @@
  *
  *   nvcc -std=c++17 -rdc=true -arch=sm_90 -O3 -maxrregcount=32 \
  *       -I runtime/include -I libc-shim/include -I runtime/src -I libc-shim/src \
- *       bench/malloc_bench.cu libc-shim/src/malloc.cu libc-shim/src/format.cu \
- *       libc-shim/src/strerror.cu libc-shim/src/string.cu -o malloc_bench
+ *       bench/malloc_bench.cu libc-shim/src/malloc.cu libc-shim/src/malloc_private.cu \
+ *       libc-shim/src/format.cu libc-shim/src/strerror.cu libc-shim/src/string.cu -o malloc_bench
  *   ./malloc_bench [ranks=65536] [rounds=64] [live=8] [block=128]
  *
  * Each round a rank allocates `live` blocks of 16..256 bytes (sizes vary by

@@ -6,9 +6,13 @@
 #   sh bench/side_by_side.sh build [DIR]   gpumpi binaries into DIR (default
 #                                          .gpubuild/examples), with GPUMPICC
 #                                          (default build/bin/gpumpicc: CUDA)
-#   sh bench/side_by_side.sh run [DIR]     on the GPU machine: the binaries in
+#   sh bench/side_by_side.sh run [DIR...]  on the GPU machine: the binaries in
 #                                          DIR, the CPU versions built there
-#                                          from source with MPICC
+#                                          from source with MPICC; several
+#                                          DIRs (two builds of gpumpi, say
+#                                          before and after a change) run
+#                                          in turn, each labelled
+#                                          gpumpi-<DIR's name>
 #   sh bench/side_by_side.sh all [DIR]     both, on one machine
 #
 # Build where gpumpicc is, carry DIR (git-ignored .gpubuild/ needs `carry`),
@@ -34,8 +38,15 @@
 set -u
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 MODE=${1:-all}
-BIN=${2:-.gpubuild/examples}
-case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
+[ $# -gt 0 ] && shift
+BINS=
+for d in "${@:-.gpubuild/examples}"; do
+    case $d in /*) ;; *) d=$PWD/$d ;; esac
+    BINS="$BINS $d"
+done
+[ "$MODE" = run ] || [ $# -le 1 ] || { echo "side_by_side: $MODE takes one DIR" >&2; exit 2; }
+BIN=${BINS# }
+BIN=${BIN%% *}
 APPS=${APPS:-"heat cg bucketsort nbody montecarlo taskfarm"}
 SBS_SIZE=${SBS_SIZE:-large}
 
@@ -169,7 +180,7 @@ do_run() {
     echo "app,problem,impl,ranks,time_s,verify,result,match" >"$OUTD/runs.csv"
     {
         echo "=== side_by_side.sh $(date -u '+%Y-%m-%d %H:%M UTC') on $(hostname), size $SBS_SIZE"
-        cat "$BIN/BUILD_INFO" 2>/dev/null
+        for b in $BINS; do echo "$b:"; cat "$b/BUILD_INFO" 2>/dev/null; done
         nvidia-smi --query-gpu=name,memory.total,clocks.max.sm,driver_version --format=csv,noheader 2>/dev/null
         echo "CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
     } | tee -a "$LOG"
@@ -178,14 +189,18 @@ do_run() {
     GPU_NPS=${GPU_NPS:-"1024 4096 32768 max"}
     for a in $APPS; do
         ARGS=$(app_args "$a")
-        [ -x "$BIN/$a" ] || { echo "side_by_side: no $BIN/$a: run the build step" | tee -a "$LOG"; continue; }
-        for np in $GPU_NPS; do
-            if [ "$np" = max ]; then
-                np=$("$BIN/$a" ---gpumpi -g 1000000 -b 128 2>&1 | sed -n 's/.*Use at most \([0-9]*\) ranks.*/\1/p')
-                [ -n "$np" ] || { echo "== $a: the launcher states no largest rank count here (threads backend?): max skipped" | tee -a "$LOG"; continue; }
-            fi
-            # shellcheck disable=SC2086
-            one_run gpumpi "$a" "$np" 240 "$BIN/$a" $ARGS ---gpumpi -n "$np"
+        for b in $BINS; do
+            label=gpumpi
+            [ "$BINS" = " $b" ] || label=gpumpi-$(basename "$b")
+            [ -x "$b/$a" ] || { echo "side_by_side: no $b/$a: run the build step" | tee -a "$LOG"; continue; }
+            for np in $GPU_NPS; do
+                if [ "$np" = max ]; then
+                    np=$("$b/$a" ---gpumpi -g 1000000 -b 128 2>&1 | sed -n 's/.*Use at most \([0-9]*\) ranks.*/\1/p')
+                    [ -n "$np" ] || { echo "== $a: the launcher states no largest rank count here (threads backend?): max skipped" | tee -a "$LOG"; continue; }
+                fi
+                # shellcheck disable=SC2086
+                one_run "$label" "$a" "$np" 240 "$b/$a" $ARGS ---gpumpi -n "$np"
+            done
         done
         if [ -n "$CC_" ] && [ -x "$RUN/cpu/$a" ]; then
             for np in $CPU_NPS; do
@@ -221,19 +236,19 @@ summarize() {
     rm -f "$OUTD/match.tmp"
     awk -F, -v cpunp="$cpu_last" '
         NR == 1 { next }
-        $3 == "gpumpi" { n++; app[n] = $1; prob[n] = $2; gnp[n] = $4; gt[n] = $5; gst[n] = $6; gm[n] = $8 }
-        $3 != "gpumpi" && $4 == cpunp { ct[$1] = $5; cst[$1] = $6; cm[$1] = $8; cimpl = $3 }
+        $3 ~ /^gpumpi/ { n++; app[n] = $1; prob[n] = $2; gb[n] = $3; gnp[n] = $4; gt[n] = $5; gst[n] = $6; gm[n] = $8 }
+        $3 !~ /^gpumpi/ && $4 == cpunp { ct[$1] = $5; cst[$1] = $6; cm[$1] = $8; cimpl = $3 }
         END {
-            print "app,problem,cpu_mpi,cpu_ranks,gpu_ranks,cpu_time_s,gpu_time_s,speedup,cpu_verify,gpu_verify,results_match" > csv
-            printf "| app | problem | CPU ranks (%s) | GPU ranks | CPU time (s) | GPU time (s) | speedup | verify CPU / GPU | results match |\n", cimpl
-            print "| --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |"
+            print "app,problem,cpu_mpi,cpu_ranks,gpu_build,gpu_ranks,cpu_time_s,gpu_time_s,speedup,cpu_verify,gpu_verify,results_match" > csv
+            printf "| app | problem | CPU ranks (%s) | gpumpi build | GPU ranks | CPU time (s) | GPU time (s) | speedup | verify CPU / GPU | results match |\n", cimpl
+            print "| --- | --- | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |"
             for (i = 1; i <= n; i++) {
                 a = app[i]; c = (a in ct) ? ct[a] : ""; sp = ""
                 if (c != "" && gt[i] != "" && gt[i] > 0) sp = sprintf("%.2f", c / gt[i])
                 match_ = (gm[i] == "yes" && cm[a] == "yes") ? "yes" : (gm[i] == "NO" || cm[a] == "NO") ? "NO" : "-"
-                printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", a, prob[i], cimpl, (a in ct) ? cpunp : "", gnp[i], c, gt[i], sp, (a in cst) ? cst[a] : "-", gst[i], match_ > csv
+                printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s\n", a, prob[i], cimpl, (a in ct) ? cpunp : "", gb[i], gnp[i], c, gt[i], sp, (a in cst) ? cst[a] : "-", gst[i], match_ > csv
                 gsub(/"/, "", prob[i])
-                printf "| %s | `%s` | %s | %s | %s | %s | %s | %s / %s | %s |\n", a, prob[i], (a in ct) ? cpunp : "-", gnp[i], c == "" ? "-" : c, gt[i] == "" ? "-" : gt[i], sp == "" ? "-" : sp, (a in cst) ? cst[a] : "-", gst[i], match_
+                printf "| %s | `%s` | %s | %s | %s | %s | %s | %s | %s / %s | %s |\n", a, prob[i], (a in ct) ? cpunp : "-", gb[i], gnp[i], c == "" ? "-" : c, gt[i] == "" ? "-" : gt[i], sp == "" ? "-" : sp, (a in cst) ? cst[a] : "-", gst[i], match_
             }
         }' csv="$OUTD/side_by_side.csv" "$OUTD/runs.csv" >"$OUTD/side_by_side.md"
     echo

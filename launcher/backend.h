@@ -22,6 +22,10 @@ int gp_backend_run(gp_options *o, int **codes, gp_rank_stats **stats);
  * only when blob is not NULL. */
 size_t gp_argv_pack(int argc, char **argv, char *blob, uintptr_t base);
 
+/* -v: each rank's stack and private memory, as both backends say it
+ * (where: what holds the private memory). */
+void gp_report_rank_memory(size_t stack, size_t private_bytes, const char *where);
+
 #ifdef __cplusplus
 }
 #endif

@@ -31,9 +31,13 @@ __global__ void gp_rank_kernel(int nranks, int service)
     __syncthreads();
     int rank = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (rank >= nranks) return;
-    gp_globals_bases[threadIdx.x] = gp_world_ptr->globals + (size_t)rank * gp_world_ptr->globals_stride;
     gp_rank_chip none = {0, 0};
     *gp_chip() = none;
+    /* the rank's private memory: local memory at the bottom of its stack,
+     * live until the rank ends (the stack limit includes it) */
+    size_t private_bytes = gp_world_ptr->private_bytes;
+    gp_private_init(private_bytes ? (char *)alloca(private_bytes) : NULL, private_bytes);
+    gp_globals_bases[threadIdx.x] = gp_rank_globals();
     gp_rank_run();
 }
 
@@ -98,6 +102,50 @@ static int check_coresident(const gp_options *o, const cudaDeviceProp *p, long l
     return 0;
 }
 
+/* Local memory is what the GPU sets aside for every thread it can hold
+ * (not only ours), per thread at most this: 512 KiB was refused on an H200. */
+#define GP_LOCAL_MOST ((size_t)480 << 10)
+
+/* The stack and each rank's private memory (--private) are one reservation
+ * of local memory (cudaLimitStackSize): the private memory sits at the
+ * bottom of the stack (alloca in gp_rank_kernel). Unless given, private
+ * memory is half the free memory over every thread the GPU holds, within
+ * GP_LOCAL_MOST, and shrinks while the GPU refuses the reservation. */
+static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
+{
+    size_t threads = (size_t)p->maxThreadsPerMultiProcessor * (size_t)p->multiProcessorCount;
+    int automatic = o->private_bytes == GP_PRIVATE_AUTO;
+    if (automatic) {
+        size_t free_bytes = 0, total = 0;
+        CK(cudaMemGetInfo(&free_bytes, &total));
+        size_t share = free_bytes / 2 / threads, most = GP_LOCAL_MOST > o->stack ? GP_LOCAL_MOST - o->stack : 0;
+        o->private_bytes = (share < most ? share : most) & ~(size_t)4095;
+    }
+    for (;;) {
+        size_t local = o->stack + (o->private_bytes ? o->private_bytes + 16 : 0); /* alloca may align up */
+        cudaError_t se = cudaDeviceSetLimit(cudaLimitStackSize, local);
+        if (se == cudaSuccess) break;
+        cudaGetLastError();
+        if (automatic && o->private_bytes >= 8192) {
+            o->private_bytes = o->private_bytes / 2 & ~(size_t)4095;
+            continue;
+        }
+        double gib = (double)local * (double)threads / (1 << 30);
+        fprintf(stderr,
+                "gpumpi: cannot reserve %zu bytes of stack%s per rank (--stack%s): the GPU sets it aside for all "
+                "%d x %d threads it can hold, %.1f GiB: %s\n",
+                local, o->private_bytes ? " and private memory" : "", o->private_bytes ? ", --private" : "",
+                p->multiProcessorCount, p->maxThreadsPerMultiProcessor, gib, cudaGetErrorString(se));
+        return 2;
+    }
+    if (o->verbose) {
+        gp_report_rank_memory(o->stack, o->private_bytes, "local memory, interleaved across a warp");
+        fprintf(stderr, "gpumpi: stack and private memory are reserved for all %zu threads the GPU holds: %.1f GiB\n",
+                threads, (double)(o->stack + o->private_bytes) * (double)threads / (1 << 30));
+    }
+    return 0;
+}
+
 /* The block size when -b is not given. Blocks of 128 spread a few thousand
  * ranks over every SM. Once there are ranks enough for two blocks per SM
  * of a larger size, larger blocks make the on-chip collectives faster
@@ -127,7 +175,7 @@ static void *dev_zalloc(size_t bytes, const char *what);
 /* Each rank's copy of the globals: offsets into the converted files'
  * __gp_off_ symbols, templates copied by a kernel (before the ranks start,
  * so waiting for it here is fine). */
-static int setup_globals(gp_world *hw, int nranks)
+static int setup_globals(gp_world *hw, int nranks, int verbose)
 {
     int n;
     const gp_global_desc *g = gp_registered_globals(&n);
@@ -147,18 +195,28 @@ static int setup_globals(gp_world *hw, int nranks)
         slots[i].size = g[i].size;
         slots[i].relocate = g[i].relocate;
     }
-    hw->globals = (char *)dev_zalloc(hw->globals_stride * (size_t)nranks, "per-rank globals");
     gp_global_slot *dslots = (gp_global_slot *)dev_zalloc(sizeof(gp_global_slot) * ((size_t)n + 1), "the globals table");
-    if (!hw->globals || !dslots) return 1;
+    if (!dslots) return 1;
     CK(cudaMemcpy(dslots, slots, sizeof(gp_global_slot) * (size_t)n, cudaMemcpyHostToDevice));
+    free(off);
+    free(slots);
+    hw->globals_private = gp_globals_go_private(hw->globals_stride, hw->private_bytes);
+    if (verbose)
+        fprintf(stderr, "gpumpi: globals: %zu bytes per rank, %s\n", hw->globals_stride,
+                hw->globals_private ? "in its private memory (each rank fills its own)" : "in shared memory");
+    if (hw->globals_private) { /* the ranks copy the templates as they start */
+        hw->global_slots = dslots;
+        hw->nglobal_slots = n;
+        return 0;
+    }
+    hw->globals = (char *)dev_zalloc(hw->globals_stride * (size_t)nranks, "per-rank globals");
+    if (!hw->globals) return 1;
     if (n > 0) {
         gp_globals_init_kernel<<<(nranks + 255) / 256, 256>>>(dslots, n, hw->globals, hw->globals_stride, nranks);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
     }
     CK(cudaFree(dslots));
-    free(off);
-    free(slots);
     return 0;
 }
 
@@ -274,22 +332,14 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
         else
             fprintf(stderr, "gpumpi: copy service: off (no room for one more block of whole warps)\n");
     }
-    cudaError_t se = cudaDeviceSetLimit(cudaLimitStackSize, o->stack);
-    if (se != cudaSuccess) {
-        /* the GPU reserves the stack for every thread it can hold, not only ours */
-        double gib = (double)o->stack * p.maxThreadsPerMultiProcessor * p.multiProcessorCount / (1 << 30);
-        fprintf(stderr,
-                "gpumpi: cannot reserve %zu bytes of stack per rank (--stack): the GPU sets it aside for all %d x %d "
-                "threads it can hold, %.1f GiB: %s\n",
-                o->stack, p.multiProcessorCount, p.maxThreadsPerMultiProcessor, gib, cudaGetErrorString(se));
-        return 2;
-    }
-    if (o->verbose) fprintf(stderr, "gpumpi: stack per rank %zu bytes\n", o->stack);
+    rc = reserve_local_memory(o, &p);
+    if (rc) return rc;
 
     int n = o->nranks;
     gp_world hw;
     memset(&hw, 0, sizeof hw);
     hw.nranks = n;
+    hw.private_bytes = o->private_bytes;
     hw.argc = o->app_argc;
     snprintf(hw.processor_name, sizeof hw.processor_name, "%s", p.name);
     int envc = 0;
@@ -309,13 +359,14 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     if (service) hw.copy_jobs = (gp_copy_job *)dev_zalloc(sizeof(gp_copy_job) * GP_COPY_JOBS, "copy jobs");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
     if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !hw.tree.values || !hw.tree.counts || !hw.tree.word_in || (service && !hw.copy_jobs) || !w) return 1;
-    if (setup_globals(&hw, n)) return 1;
+    if (setup_globals(&hw, n, o->verbose)) return 1;
     if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
         size_t free_bytes = 0, total = 0;
         CK(cudaMemGetInfo(&free_bytes, &total));
         size_t keep = free_bytes / 10 > ((size_t)512 << 20) ? free_bytes / 10 : ((size_t)512 << 20);
         o->heap = free_bytes > 2 * keep ? free_bytes - keep : free_bytes / 2;
     }
+    if (o->verbose) fprintf(stderr, "gpumpi: shared heap %zu bytes (--heap)\n", o->heap);
     hw.heap.base = (char *)dev_zalloc(o->heap, "the heap (--heap)");
     hw.heap.size = o->heap;
     if (!hw.heap.base) return 1;

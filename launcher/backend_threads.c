@@ -2,6 +2,7 @@
  * converted code, runtime and libc-shim, for CI and for debugging a port
  * with gdb, valgrind or sanitizers. */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -21,6 +22,8 @@ extern gp_world *gp_world_ptr;
 extern gp_world_hot gp_hot;
 extern char **environ;
 void gp_rank_run(void);
+void gp_private_init(char *base, size_t bytes);
+char *gp_rank_globals(void);
 __thread int gp_threads_rank;
 __thread gp_rank_chip gp_threads_chip;
 __thread char *gp_threads_globals_base;
@@ -59,6 +62,11 @@ static void catch_faults(void)
  * 1000 ranks on 2 cores take seconds instead of 20 ms. */
 #define GP_ALT_STACK (16u << 10)
 static char *alt_stacks;
+/* Each rank's private memory (--private), one piece for all; any thread
+ * could reach it, but MPI treats it as the GPU's local memory
+ * (gp_is_shared_memory), so the same paths run and are tested here. */
+#define GP_THREADS_PRIVATE ((size_t)256 << 10)
+static char *private_arenas;
 
 static void *rank_thread(void *arg)
 {
@@ -70,15 +78,18 @@ static void *rank_thread(void *arg)
         alt.ss_flags = 0;
         sigaltstack(&alt, NULL);
     }
-    gp_threads_globals_base = gp_world_ptr->globals + (size_t)gp_threads_rank * gp_world_ptr->globals_stride;
+    size_t pb = gp_world_ptr->private_bytes;
+    gp_private_init(pb ? private_arenas + (size_t)gp_threads_rank * pb : NULL, pb);
+    gp_threads_globals_base = gp_rank_globals();
     gp_rank_run();
     return NULL;
 }
 
 static void *zalloc(size_t bytes);
 
-/* Each rank's copy of the globals, filled from the templates. */
-static void setup_globals(gp_world *w)
+/* Each rank's copy of the globals, filled from the templates: here, or
+ * by each rank in its private memory. */
+static void setup_globals(gp_world *w, int verbose)
 {
     int n;
     const gp_global_desc *g = gp_registered_globals(&n);
@@ -89,9 +100,18 @@ static void setup_globals(gp_world *w)
         *(size_t *)g[i].offset = off[i];
         slots[i] = (gp_global_slot){(const char *)g[i].tmpl, off[i], g[i].size, g[i].relocate};
     }
+    free(off);
+    w->globals_private = gp_globals_go_private(w->globals_stride, w->private_bytes);
+    if (verbose)
+        fprintf(stderr, "gpumpi: globals: %zu bytes per rank, %s\n", w->globals_stride,
+                w->globals_private ? "in its private memory (each rank fills its own)" : "in shared memory");
+    if (w->globals_private) {
+        w->global_slots = slots;
+        w->nglobal_slots = n;
+        return;
+    }
     w->globals = zalloc(w->globals_stride * (size_t)w->nranks);
     for (int r = 0; r < w->nranks; r++) gp_globals_init_rank(slots, n, w->globals + (size_t)r * w->globals_stride);
-    free(off);
     free(slots);
 }
 
@@ -157,7 +177,22 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     alt_stacks = mmap(NULL, (size_t)n * GP_ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                       -1, 0); /* pages appear only where a fault uses them */
     if (alt_stacks == MAP_FAILED) alt_stacks = NULL;
-    setup_globals(w);
+    w->private_bytes = o->private_bytes == GP_PRIVATE_AUTO ? GP_THREADS_PRIVATE : o->private_bytes;
+    if (w->private_bytes) {
+        private_arenas = mmap(NULL, (size_t)n * w->private_bytes, PROT_READ | PROT_WRITE,
+                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (private_arenas == MAP_FAILED) {
+            fprintf(stderr, "gpumpi: cannot reserve %zu bytes of private memory for each of %d ranks (--private): %s\n",
+                    w->private_bytes, n, strerror(errno));
+            exit(1);
+        }
+    }
+    if (o->verbose) {
+        gp_report_rank_memory(o->stack < (1u << 20) ? (size_t)1 << 20 : o->stack, w->private_bytes,
+                              "host memory that MPI treats as the GPU's local memory");
+        fprintf(stderr, "gpumpi: shared heap %zu bytes (--heap)\n", o->heap);
+    }
+    setup_globals(w, o->verbose);
     gp_world_ptr = w;
     gp_hot.ranks = w->ranks;
     gp_hot.slots = w->slots;

@@ -41,3 +41,9 @@ size_t gp_globals_layout(size_t *offsets)
     }
     return (at + 15) / 16 * 16;
 }
+
+/* A quarter at most: the rest is for the program's own arrays. */
+int gp_globals_go_private(size_t stride, size_t private_bytes)
+{
+    return stride > 0 && stride <= private_bytes / 4;
+}

@@ -58,6 +58,16 @@ size_t gp_build_stack_bytes(int verbose)
     return s;
 }
 
+void gp_report_rank_memory(size_t stack, size_t private_bytes, const char *where)
+{
+    if (private_bytes)
+        fprintf(stderr, "gpumpi: per rank: stack %zu bytes, private memory %zu bytes (%s: malloc takes blocks of up "
+                "to half of it there first, the rest from the shared heap)\n", stack, private_bytes, where);
+    else
+        fprintf(stderr, "gpumpi: per rank: stack %zu bytes, no private memory (--private 0: malloc takes every block "
+                "from the shared heap)\n", stack);
+}
+
 /* Like mpirun: the job fails if any rank does; name the first one. */
 static int report(int n, const int *codes)
 {

@@ -22,6 +22,12 @@ static void usage(FILE *to, const char *prog)
             "  --stack BYTES    stack per rank (default: what the build measured, else 16k; suffixes k, m)\n"
             "  --heap BYTES     heap for malloc, shared by all ranks (default: most of the free GPU memory,\n"
             "                   4g on the threads backend; suffixes k, m, g)\n"
+            "  --private BYTES  memory of each rank's own where malloc takes blocks first: on the GPU the\n"
+            "                   rank's local memory, which the GPU interleaves across a warp so that ranks\n"
+            "                   working on their own arrays share cache lines; larger blocks and what does\n"
+            "                   not fit come from --heap (default: half the free GPU memory over every\n"
+            "                   thread the GPU holds, at most 480k with the stack; 256k on the threads\n"
+            "                   backend; 0 turns it off)\n"
             "  --timeout SECS   deadlock watchdog: when every live rank has been blocked in MPI with no\n"
             "                   message moving for SECS seconds, report where each rank waits and end the\n"
             "                   job with status 124 (default %g; 0 turns it off)\n"
@@ -32,7 +38,8 @@ static void usage(FILE *to, const char *prog)
             "  --help           this text\n"
             "Options may also be written --name=VALUE. Without -n, -g -b or GPUMPI_NP the program runs 1 rank.\n"
             "Environment defaults (the command line overrides them):\n"
-            "  GPUMPI_NP=N  GPUMPI_DEVICE=D  GPUMPI_STACK=BYTES  GPUMPI_HEAP=BYTES  GPUMPI_TIMEOUT=SECS\n"
+            "  GPUMPI_NP=N  GPUMPI_DEVICE=D  GPUMPI_STACK=BYTES  GPUMPI_HEAP=BYTES  GPUMPI_PRIVATE=BYTES\n"
+            "  GPUMPI_TIMEOUT=SECS\n"
             "  GPUMPI_STATS=1  GPUMPI_TAG_OUTPUT=1  GPUMPI_VERBOSE=1\n"
             "Exit status: 0 when every rank returned 0; else the first failing rank's status (exit(), MPI_Abort,\n"
             "134 for abort() or a failed assert, 128+signal for a fault, 124 for a deadlock), 2 for bad options.\n",
@@ -90,6 +97,20 @@ static int parse_flag(const char *var, const char *s)
     return 0;
 }
 
+/* The field of a byte-count option (--stack, --heap, --private), or NULL. */
+static size_t *size_option(gp_options *o, const char *name)
+{
+    return !strcmp(name, "--stack") ? &o->stack : !strcmp(name, "--heap") ? &o->heap
+         : !strcmp(name, "--private") ? &o->private_bytes : NULL;
+}
+
+/* A byte count; --private may be 0 (off), the others not. `shown`: the
+ * option as the message names it. */
+static size_t parse_size(const char *name, const char *shown, const char *v)
+{
+    return (size_t)parse_count(shown, v, 1, strcmp(name, "--private") ? 1 : 0);
+}
+
 /* Sets option `name` (as spelled on the command line) to value v. */
 static void set_option(gp_options *o, const char *name, const char *v)
 {
@@ -101,10 +122,8 @@ static void set_option(gp_options *o, const char *name, const char *v)
         o->block = (int)parse_count(name, v, 0, 1);
     else if (!strcmp(name, "--device"))
         o->device = (int)parse_count(name, v, 0, 0);
-    else if (!strcmp(name, "--stack"))
-        o->stack = (size_t)parse_count(name, v, 1, 1);
-    else if (!strcmp(name, "--heap"))
-        o->heap = (size_t)parse_count(name, v, 1, 1);
+    else if (size_option(o, name))
+        *size_option(o, name) = parse_size(name, name, v);
     else if (!strcmp(name, "--timeout"))
         o->timeout = parse_seconds(name, v);
     if ((!strcmp(name, "-n") || !strcmp(name, "-np") || !strcmp(name, "-g") || !strcmp(name, "-b") ||
@@ -115,7 +134,7 @@ static void set_option(gp_options *o, const char *name, const char *v)
 
 static int takes_value(const char *name)
 {
-    static const char *const with_value[] = {"-n", "-np", "-g", "-b", "--device", "--stack", "--heap", "--timeout", 0};
+    static const char *const with_value[] = {"-n", "-np", "-g", "-b", "--device", "--stack", "--heap", "--private", "--timeout", 0};
     for (int i = 0; with_value[i]; i++)
         if (!strcmp(name, with_value[i])) return 1;
     return 0;
@@ -126,7 +145,8 @@ static void from_environment(gp_options *o)
     static const struct {
         const char *var, *opt;
     } vars[] = {{"GPUMPI_NP", "-n"},         {"GPUMPI_DEVICE", "--device"},   {"GPUMPI_STACK", "--stack"},
-                {"GPUMPI_HEAP", "--heap"},   {"GPUMPI_TIMEOUT", "--timeout"}, {0, 0}};
+                {"GPUMPI_HEAP", "--heap"},   {"GPUMPI_PRIVATE", "--private"}, {"GPUMPI_TIMEOUT", "--timeout"},
+                {0, 0}};
     for (int i = 0; vars[i].var; i++) {
         const char *v = getenv(vars[i].var);
         if (v && *v) {
@@ -135,10 +155,9 @@ static void from_environment(gp_options *o)
             /* parse under the option's name; messages say where it came from */
             if (!strcmp(vars[i].opt, "--timeout"))
                 o->timeout = parse_seconds(name, v);
-            else if (!strcmp(vars[i].opt, "--stack") || !strcmp(vars[i].opt, "--heap")) {
-                size_t n = (size_t)parse_count(name, v, 1, 1);
-                if (vars[i].opt[2] == 's') o->stack = n; else o->heap = n;
-            } else {
+            else if (size_option(o, vars[i].opt))
+                *size_option(o, vars[i].opt) = parse_size(vars[i].opt, name, v);
+            else {
                 long long n = parse_count(name, v, 0, vars[i].opt[1] == 'n' ? 1 : 0);
                 if (n > 0x7fffffff) bad("number too large", vars[i].var);
                 if (vars[i].opt[1] == 'n') o->nranks = (int)n; else o->device = (int)n;
@@ -155,6 +174,7 @@ void gp_parse_options(int argc, char **argv, gp_options *o)
 {
     memset(o, 0, sizeof *o);
     o->timeout = GP_DEFAULT_TIMEOUT;
+    o->private_bytes = GP_PRIVATE_AUTO;
     prog_name = argv[0];
     int split = argc;
     for (int i = 1; i < argc; i++)

@@ -2,9 +2,9 @@
 #include "gpumpi/shim_prelude.h"
 #ifndef GPUMPI_STDLIB_H_CUH
 #define GPUMPI_STDLIB_H_CUH
-#define malloc gp_malloc
-#define calloc gp_calloc
-#define realloc gp_realloc
+#define malloc gp_rank_malloc
+#define calloc gp_rank_calloc
+#define realloc gp_rank_realloc
 #define free gp_free
 #define aligned_alloc gp_aligned_alloc
 #define posix_memalign gp_posix_memalign

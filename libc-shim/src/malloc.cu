@@ -12,45 +12,10 @@
  * An exhausted arena gives NULL. */
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/shim_string.h"
-#include "runtime.h"
+#include "malloc_blocks.h"
 #include "gpumpi/format.h"
 
-#define GP_BLOCK_HEADER 16
-#define GP_BLOCK_MAGIC 0x6b62u
-/* A header in front of an over-aligned payload inside a bigger block: its
- * owner field holds the distance back to the real payload. */
-#define GP_ALIGNED_MAGIC 0x6b61u
-#define GP_ENOMEM 12
 #define GP_REFILL_BYTES (64u << 10) /* most a rank carves for one small class at once */
-
-typedef struct gp_block {
-    uint32_t owner; /* the rank whose lists a freed small block returns to */
-    uint16_t cls;
-    uint16_t magic;
-    uint64_t size; /* bytes asked for: what realloc copies */
-} gp_block;
-
-/* Class c holds blocks of 64 << (c / 4) bytes plus c % 4 quarters of that:
- * 64, 80, 96, 112, 128, 160, ... so a block wastes at most a fifth. */
-GPUMPI_FN static uint64_t gp_class_bytes(int cls)
-{
-    uint64_t base = (uint64_t)64 << (cls / 4);
-    return base + (uint64_t)(cls % 4) * (base / 4);
-}
-
-GPUMPI_FN static int gp_class_of(size_t n)
-{
-    if (n > ((uint64_t)1 << 46)) return GP_HEAP_CLASSES;
-    uint64_t need = n + GP_BLOCK_HEADER;
-    int k = 0; /* need fits in 64 << k */
-    while (((uint64_t)64 << k) < need) k++;
-    int cls = k ? (k - 1) * 4 : 0; /* the classes between 64 << (k - 1) and 64 << k */
-    while (gp_class_bytes(cls) < need) cls++;
-    return cls < GP_HEAP_CLASSES ? cls : GP_HEAP_CLASSES;
-}
-
-/* Free blocks are linked through their first payload word. */
-GPUMPI_FN static uint64_t *gp_next_of(uint64_t b) { return (uint64_t *)(uintptr_t)(b + GP_BLOCK_HEADER); }
 
 /* `bytes` more of the arena, or 0 when it would overflow. One atomic add,
  * never a retry loop: 270,000 ranks carving at once (their first malloc
@@ -147,15 +112,11 @@ GPUMPI_FN void *gp_malloc(size_t n)
         gp_self()->libc_errno = GP_ENOMEM;
         return 0;
     }
-    gp_block *k = (gp_block *)(uintptr_t)b;
-    k->cls = (uint16_t)cls;
-    k->magic = GP_BLOCK_MAGIC;
-    k->size = n;
-    if (cls >= GP_HEAP_SMALL_CLASSES) k->owner = (uint32_t)gp_thread_rank();
-    return (char *)k + GP_BLOCK_HEADER;
+    if (cls >= GP_HEAP_SMALL_CLASSES) ((gp_block *)(uintptr_t)b)->owner = (uint32_t)gp_thread_rank();
+    return gp_block_hand_out(b, cls, n);
 }
 
-GPUMPI_FN static gp_block *gp_header(void *p, const char *fn)
+GPUMPI_FN gp_block *gp_block_of(void *p, const char *fn)
 {
     gp_block *k = (gp_block *)((char *)p - GP_BLOCK_HEADER);
     if (k->magic == GP_ALIGNED_MAGIC) { /* from aligned_alloc: the block it sits in */
@@ -170,10 +131,14 @@ GPUMPI_FN static gp_block *gp_header(void *p, const char *fn)
 GPUMPI_FN void gp_free(void *p)
 {
     if (!p) return;
-    gp_block *k = gp_header(p, "free");
+    gp_block *k = gp_block_of(p, "free");
     gp_block *a = (gp_block *)((char *)p - GP_BLOCK_HEADER);
     if (a != k) a->magic = 0; /* an aligned payload's own header */
     k->magic = 0;
+    if (k->owner == GP_OWNER_PRIVATE) {
+        gp_private_free(k);
+        return;
+    }
     uint64_t b = (uint64_t)(uintptr_t)k;
     int cls = k->cls;
     if (cls >= GP_HEAP_SMALL_CLASSES) {
@@ -198,16 +163,23 @@ GPUMPI_FN void gp_free(void *p)
     }
 }
 
-GPUMPI_FN void *gp_calloc(size_t count, size_t size)
+/* calloc from either allocator: the shared heap's (the runtime's own
+ * zeroed tables) or the program's (private first). */
+GPUMPI_FN static void *gp_calloc_from(void *(*alloc)(size_t), size_t count, size_t size)
 {
     if (size && count > (size_t)-1 / size) {
         gp_self()->libc_errno = GP_ENOMEM;
         return 0;
     }
-    void *p = gp_malloc(count * size);
+    void *p = alloc(count * size);
     if (p) gp_memset(p, 0, count * size);
     return p;
 }
+
+GPUMPI_FN void *gp_calloc(size_t count, size_t size) { return gp_calloc_from(gp_malloc, count, size); }
+GPUMPI_FN void *gp_rank_calloc(size_t count, size_t size) { return gp_calloc_from(gp_rank_malloc, count, size); }
+
+GPUMPI_FN void *gp_rank_realloc(void *p, size_t n) { return p ? gp_realloc(p, n) : gp_rank_malloc(n); }
 
 GPUMPI_FN void *gp_realloc(void *p, size_t n)
 {
@@ -216,14 +188,14 @@ GPUMPI_FN void *gp_realloc(void *p, size_t n)
         gp_free(p);
         return 0;
     }
-    gp_block *k = gp_header(p, "realloc");
+    gp_block *k = gp_block_of(p, "realloc");
     gp_block *a = (gp_block *)((char *)p - GP_BLOCK_HEADER);
     uint64_t have = a != k ? a->size : k->size; /* what the caller's pointer holds */
     if (a == k && gp_class_bytes(k->cls) - GP_BLOCK_HEADER >= n) { /* still fits */
         k->size = n;
         return p;
     }
-    void *q = gp_malloc(n);
+    void *q = k->owner == GP_OWNER_PRIVATE ? gp_rank_malloc(n) : gp_malloc(n); /* where it was, first */
     if (!q) return 0;
     gp_memcpy(q, p, have < n ? have : n);
     gp_free(p);
@@ -283,5 +255,5 @@ GPUMPI_FN void *gp_reallocarray(void *p, size_t n, size_t size)
         gp_self()->libc_errno = GP_ENOMEM;
         return 0;
     }
-    return gp_realloc(p, n * size);
+    return gp_rank_realloc(p, n * size); /* the program's: private first */
 }

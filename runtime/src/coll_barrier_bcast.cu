@@ -132,6 +132,7 @@ GPUMPI_FN int gp_barrier_call(const gp_coll_nb *nb, MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Barrier");
     GP_TRY(gp_comm_check(fn, comm));
+    if (!nb && comm != MPI_COMM_WORLD && gp_comm_spans_world(comm)) return MPI_Barrier(MPI_COMM_WORLD);
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_barrier(s, comm);
     return gp_coll_go(nb, s);

@@ -114,6 +114,18 @@ GPUMPI_FN int gp_world_to_subcomm(MPI_Comm comm, int world_rank)
 }
 GPUMPI_FN int gp_subcomm_ctx(MPI_Comm comm) { return gp_comm_at(comm)->ctx; }
 
+/* Sharing the world's tree is safe for blocking collectives: all of the
+ * world is in the call, and MPI already requires every rank to make its
+ * blocking collectives in an order that cannot deadlock across
+ * communicators. */
+GPUMPI_FN int gp_comm_spans_world(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD) return 1;
+    gp_comm *c = gp_comm_find(comm);
+    return c && !c->ranks.map && c->ranks.size == gp_hot.nranks && c->ranks.first == 0 &&
+           (c->ranks.stride == 1 || c->ranks.size == 1);
+}
+
 GPUMPI_FN int gp_comm_is_world_range(MPI_Comm comm, int *first)
 {
     if (comm == MPI_COMM_WORLD) {

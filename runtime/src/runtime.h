@@ -44,6 +44,10 @@ GPUMPI_FN int gp_subcomm_rank(MPI_Comm comm);
 GPUMPI_FN int gp_subcomm_to_world(MPI_Comm comm, int rank);
 GPUMPI_FN int gp_world_to_subcomm(MPI_Comm comm, int world_rank);
 GPUMPI_FN int gp_subcomm_ctx(MPI_Comm comm);
+/* Whether comm holds every world rank in world order (a dup of the world,
+ * a Cartesian communicator over it, a split with one colour): its blocking
+ * barrier and small allreduce can take the world's on-chip tree. */
+GPUMPI_FN int gp_comm_spans_world(MPI_Comm comm);
 /* Valid, and inside Init..Finalize. */
 GPUMPI_FN static inline int gp_comm_check(const char *fn, MPI_Comm comm)
 {

@@ -1,5 +1,6 @@
-/* Barrier and small allreduce over MPI_COMM_WORLD through shared memory,
- * not messages: every rank is a thread of one GPU.
+/* Barrier and small allreduce over MPI_COMM_WORLD (and communicators that
+ * span it in world order) through shared memory, not messages: every rank
+ * is a thread of one GPU.
  *
  * Two stages. Inside a block, ranks count in with one on-chip atomic per
  * group of lanes that arrive together, and values are combined by warp
@@ -383,8 +384,7 @@ GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MP
                                MPI_Comm comm)
 {
     MPI_Datatype basic = gp_type_basic(t);
-    if (comm != MPI_COMM_WORLD || op < MPI_MAX || op > MPI_BXOR || basic == MPI_DATATYPE_NULL)
-        return 0;
+    if (op < MPI_MAX || op > MPI_BXOR || basic == MPI_DATATYPE_NULL || !gp_comm_spans_world(comm)) return 0;
     size_t bytes = (size_t)count * (size_t)gp_type_size(t);
     int esize = gp_type_size(basic);
     if (bytes == 0 || bytes > GP_TREE_BYTES || esize <= 0) return 0;

@@ -12,15 +12,16 @@ if grep -q '^#define GPUMPI_NVCC ""' "$BUILD/driver/gpumpi_config.h"; then
 fi
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-for p in pingpong collectives msgrate iallreduce; do
+for p in pingpong collectives msgrate iallreduce stencil; do
     "$BUILD/bin/gpumpicc" -O2 "$SRC/bench/$p.c" -o "$W/$p" || fail "gpumpicc could not build bench/$p.c for the GPU"
     python3 "$SRC/tests/gpu/fatbin_contents.py" "$W/$p" | grep -qx "elf sm_90" || fail "$p has no sm_90 machine code"
     note "built bench/$p.c for the GPU"
 done
 NVCC=$(sed -n 's/^#define GPUMPI_NVCC "\(.*\)"/\1/p' "$BUILD/driver/gpumpi_config.h")
 "$NVCC" -std=c++17 -rdc=true -arch=sm_90 -O3 -maxrregcount=32 -I"$SRC/runtime/include" -I"$SRC/libc-shim/include" \
-    -I"$SRC/runtime/src" -I"$SRC/libc-shim/src" "$SRC/bench/malloc_bench.cu" "$SRC/libc-shim/src/malloc.cu" "$SRC/libc-shim/src/format.cu" \
-    "$SRC/libc-shim/src/strerror.cu" "$SRC/libc-shim/src/string.cu" -o "$W/malloc_bench" || fail "bench/malloc_bench.cu does not build with nvcc"
+    -I"$SRC/runtime/src" -I"$SRC/libc-shim/src" "$SRC/bench/malloc_bench.cu" "$SRC/libc-shim/src/malloc.cu" \
+    "$SRC/libc-shim/src/malloc_private.cu" "$SRC/libc-shim/src/format.cu" "$SRC/libc-shim/src/strerror.cu" \
+    "$SRC/libc-shim/src/string.cu" -o "$W/malloc_bench" || fail "bench/malloc_bench.cu does not build with nvcc"
 note "built bench/malloc_bench.cu for the GPU"
 for p in sync_costs tree_barrier; do
     "$NVCC" -O2 -arch=sm_90 -rdc=true "$SRC/bench/primitives/$p.cu" -o "$W/$p" || fail "bench/primitives/$p.cu does not build with nvcc"

@@ -73,7 +73,7 @@ done
 # look into. Session 11 found why nbc_basic had taken over 400 s: most
 # ranks made full progress passes while a root had work to do.)
 LARGEST="p2p_nonblocking p2p_send_reuse p2p_small allreduce_small coll_basic comm_split_dup nbc_basic nbc_stress mprobe \
-    status_request attr_finalize info_comm errh_codes errh_return type_darray_contents graph_topo neighbor_coll"
+    status_request attr_finalize info_comm errh_codes errh_return type_darray_contents graph_topo neighbor_coll private_memory"
 part largest && for t in $LARGEST; do
     MAX=$(largest_resident "$B/conformance/$t")
     t0=$(date +%s) # each one's time: a slow run and a stuck one differ here before they hit the limit
@@ -81,12 +81,12 @@ part largest && for t in $LARGEST; do
     note "$t at $MAX ranks ($(($(date +%s) - t0)) s)"
 done
 # the launcher's cases that need no converter, on the GPU
-part launcher && for c in options endings watchdog files stdin clocks output stats gpu_scale; do
+part launcher && for c in options endings watchdog files stdin clocks output stats private gpu_scale; do
     (GPUMPI_LAUNCHER_BACKEND=cuda GPUMPI_LAUNCHER_PREBUILT="$B/launcher" sh "$SRC/tests/launcher/run.sh" none "$SRC" $c) ||
         failed="$failed launcher.$c"
 done
 [ -z "$failed" ] || fail "failed on the GPU:$failed"
 part conformance && note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks (three also in 1024 blocks of 4)"
 part largest && note "conformance: $(echo $LARGEST | wc -w) programs No Errors at the largest resident count"
-part launcher && note "launcher: options, endings, watchdog, files, stdin, clocks, output, stats, gpu_scale on the GPU"
+part launcher && note "launcher: options, endings, watchdog, files, stdin, clocks, output, stats, private, gpu_scale on the GPU"
 note "GPU: all checks passed ($PARTS)"

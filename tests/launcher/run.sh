@@ -21,13 +21,16 @@ run() {
     return 0
 }
 BACKEND=${GPUMPI_LAUNCHER_BACKEND:-threads}
+# build NAME [conformance]: one of this folder's programs, or of tests/conformance
 build() {
+    dir=$T prebuilt=$GPUMPI_LAUNCHER_PREBUILT
+    [ "$2" = conformance ] && dir=$SRC/tests/conformance prebuilt=$GPUMPI_LAUNCHER_PREBUILT/../conformance
     if [ -n "$GPUMPI_LAUNCHER_PREBUILT" ]; then
-        cp "$GPUMPI_LAUNCHER_PREBUILT/$1" "$W/$1" || fail "no prebuilt $1 in $GPUMPI_LAUNCHER_PREBUILT"
+        cp "$prebuilt/$1" "$W/$1" || fail "no prebuilt $1 in $prebuilt"
     elif [ "$BACKEND" = cuda ]; then
-        "$BUILD/bin/gpumpicc" -O2 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c for the GPU"
+        "$BUILD/bin/gpumpicc" -O2 "$dir/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c for the GPU"
     else
-        "$BUILD/bin/gpumpicc" --backend=threads -O1 "$T/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c"
+        "$BUILD/bin/gpumpicc" --backend=threads -O1 "$dir/$1.c" -o "$W/$1" || fail "gpumpicc could not build $1.c"
     fi
 }
 
@@ -51,10 +54,12 @@ options)
     build lines
     run "$W/lines" 1 ---gpumpi --help
     status_is --help 0
-    for o in -n -g -b --device --stack --heap --timeout --stats --tag-output -v GPUMPI_NP GPUMPI_TIMEOUT GPUMPI_STACK GPUMPI_HEAP; do
+    for o in -n -g -b --device --stack --heap --private --timeout --stats --tag-output -v GPUMPI_NP GPUMPI_TIMEOUT \
+        GPUMPI_STACK GPUMPI_HEAP GPUMPI_PRIVATE; do
         grep -q -- "$o" "$OUT_TXT" || fail "--help does not mention $o"
     done
     for bad in "-x" "-n" "-n 0" "-n two" "--timeout -1" "--timeout abc" "--stack 12q" "--heap=" "-g 2" "--stats=1" \
+        "--private -1" "--private 4q" "--stack 0" \
         "-n 9 -g 2 -b 4" "--device -1"; do
         # shellcheck disable=SC2086 # the options are words on purpose
         run "$W/lines" 1 ---gpumpi $bad
@@ -276,6 +281,34 @@ stack)
         err_has "stack -v" "the program's deepest chain of frames"
         note "stack: $(grep "stack per rank" "$ERR_TXT")"
     fi ;;
+private)
+    # each rank's private memory (--private): -v gives its size and where
+    # the globals went; the program's buffers and globals are right with
+    # it by default, too small to use (everything in the shared heap), and
+    # off, from the option and from GPUMPI_PRIVATE
+    build private_memory conformance
+    run "$W/private_memory" ---gpumpi -n 5 -v
+    status_is "private default" 0
+    out_has "private default" " No Errors"
+    err_has "private default -v" "private memory"
+    err_has "private default -v" "malloc takes blocks of up to half of it there first"
+    err_has "private default -v" "bytes per rank, in its private memory (each rank fills its own)"
+    run "$W/private_memory" ---gpumpi -n 5 -v --private 1k
+    status_is "--private 1k" 0
+    out_has "--private 1k" " No Errors"
+    err_has "--private 1k -v" "private memory 1024 bytes"
+    err_has "--private 1k -v" "bytes per rank, in shared memory"
+    run "$W/private_memory" ---gpumpi -n 5 -v --private 0
+    status_is "--private 0" 0
+    out_has "--private 0" " No Errors"
+    err_has "--private 0 -v" "no private memory (--private 0: malloc takes every block from the shared heap)"
+    export GPUMPI_PRIVATE=64k
+    run "$W/private_memory" ---gpumpi -n 3 -v
+    unset GPUMPI_PRIVATE
+    status_is "GPUMPI_PRIVATE=64k" 0
+    out_has "GPUMPI_PRIVATE=64k" " No Errors"
+    err_has "GPUMPI_PRIVATE=64k -v" "private memory 65536 bytes"
+    note "private: No Errors by default, at --private 1k and 0, and with GPUMPI_PRIVATE=64k; -v as expected" ;;
 gpu_scale)
     # on a GPU: every resident rank prints one line; the occupancy refusal
     # fires one block past the limit, with the numbers

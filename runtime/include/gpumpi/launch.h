@@ -10,6 +10,11 @@ extern "C" {
 
 /* Run the calling rank to completion (rank id from the platform layer). */
 GPUMPI_FN void gp_rank_run(void);
+/* As a rank starts: its private memory is [base, base + bytes) (NULL:
+ * none; on the GPU local memory from alloca, which only this thread can
+ * reach); then the start of its globals block, which may be in it. */
+GPUMPI_FN void gp_private_init(char *base, size_t bytes);
+GPUMPI_FN char *gp_rank_globals(void);
 /* What the copy service's warps run (numbered 0, 1, ...), until every rank
  * has returned. */
 GPUMPI_FN void gp_copy_service(int warp);

@@ -442,15 +442,20 @@ GPUMPI_FN static inline uint64_t gp_clock_ns(void)
 #endif
 }
 
-/* Can another rank read this address? On the GPU a thread's stack (local
- * memory) is private to it; heap, globals and mapped memory are shared. */
+/* Can another rank read this address? On the GPU a thread's local memory
+ * (its stack, and the private memory malloc takes blocks from first) is
+ * its own; the shared heap and mapped memory are not. The threads backend
+ * treats its ranks' private arenas alike (any thread could read them), so
+ * that their path through MPI is the GPU's and is tested without one. */
+#if defined(GPUMPI_THREADS)
+extern __thread const char *gp_threads_private_lo, *gp_threads_private_hi;
+#endif
 GPUMPI_FN static inline int gp_is_shared_memory(const void *p)
 {
 #if defined(GPUMPI_CUDA)
     return __isGlobal(p);
 #else
-    (void)p;
-    return 1;
+    return (const char *)p < gp_threads_private_lo || (const char *)p >= gp_threads_private_hi;
 #endif
 }
 

@@ -185,6 +185,7 @@ typedef struct gp_rank {
     void *bsend_buf;    /* MPI_Buffer_attach */
     int bsend_size;
     gp_rank_heap heap;
+    void *private_arena;/* this rank's private memory (libc-shim/src/malloc_private.cu), or NULL */
     int libc_errno;     /* errno (libc-shim): inline, it must work when malloc cannot */
     void *libc;         /* the rest of the C library's per-rank state, atexit handlers and open files
                          * included (libc-shim/src/libc_state.h),
@@ -282,6 +283,11 @@ typedef struct gp_world {
     uint64_t t0_ns;          /* MPI_Wtime origin */
     char *globals;           /* per-rank copies of the program's globals: */
     size_t globals_stride;   /* rank r's block starts at globals + r * stride */
+    int globals_private;     /* 1: each rank fills its own block in its private memory from
+                              * global_slots instead (globals.cu), and globals is NULL */
+    int nglobal_slots;
+    const struct gp_global_slot *global_slots;
+    size_t private_bytes;    /* each rank's private memory (--private); 0: none */
     gp_heap heap;            /* the launcher sets base and size (--heap) */
     gp_tree tree;            /* MPI_COMM_WORLD's combining tree; the launcher allocates it */
     gp_copy_job *copy_jobs;  /* GP_COPY_JOBS entries; NULL: no copy service */
