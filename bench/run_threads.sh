@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 bench_init "$DIR" 0
 BIN=$DIR/bin
 mkdir -p "$BIN"
-for p in pingpong collectives msgrate p2p_cost iallreduce; do
+for p in pingpong collectives msgrate p2p_cost iallreduce stencil halo_anatomy allpairs; do
     "$BUILD/bin/gpumpicc" --backend=threads -O2 "$SRC/bench/$p.c" -o "$BIN/$p" || fail "gpumpicc could not build bench/$p.c"
 done
 T=threads
@@ -29,6 +29,11 @@ T=threads
     bench_run $T 4ranks 60 "$BIN/iallreduce" $CO_ARGS ---gpumpi -n 4
     bench_run $T 2ranks 60 "$BIN/msgrate" $MR_ARGS ---gpumpi -n 2
     bench_run $T 7ranks 60 "$BIN/msgrate" $MR_ARGS ---gpumpi -n 7
+    bench_run $T 8ranks 60 "$BIN/stencil" 6 5 2 ---gpumpi -n 8
+    bench_run $T 8ranks-private 60 "$BIN/stencil" 6 5 2 ---gpumpi -n 8 --private 64k
+    bench_run $T 12ranks 60 "$BIN/halo_anatomy" 16 5 cart ---gpumpi -n 12
+    bench_run $T 12ranks 60 "$BIN/halo_anatomy" 16 5 world ---gpumpi -n 12
+    bench_run $T 16ranks 60 "$BIN/allpairs" 16 2 ---gpumpi -n 16
 }
 bench_summary
 [ "$BENCH_FAILED" -eq 0 ] || fail "$BENCH_FAILED run(s) not ok: $(grep -v '^ok' "$BENCH_STATUS")"
@@ -51,6 +56,15 @@ for op in allreduce8_ref iallreduce8; do
     grep -q "^$T 4ranks $op ranks=4 calls=[0-9]* reps=[0-9]* us=[0-9.]* us_med=[0-9.]*\$" "$R" || fail "no $op figures at 4 ranks"
 done
 grep -q "^$T 7ranks msgrate ranks=7 pairs=3 .*Mmsgs_best=[0-9.]*" "$R" || fail "no message-rate figures at 7 ranks"
+for shape in 8ranks 8ranks-private; do
+    grep -q "^$T $shape stencil ranks=8 n=6 gcells=[0-9.e+-]* sweep_gcells=[0-9.e+-]* halo_us=[0-9.]*\$" "$R" ||
+        fail "no stencil figures at $shape"
+done
+for comm in cart world; do
+    grep -q "^$T 12ranks halo_anatomy ranks=12 count=16 comm=$comm irecv_us=[0-9.]* .*total_max=[0-9.]*\$" "$R" ||
+        fail "no halo_anatomy figures ($comm)"
+done
+grep -q "^$T 16ranks allpairs ranks=16 bytes=16 s_best=[0-9.]* s_med=[0-9.]*\$" "$R" || fail "no allpairs figures"
 awk '{ for (i = 4; i <= NF; i++) if ($i ~ /^(half_rtt_us_min|half_rtt_us_med|us|us_med|Mmsgs_best|Mmsgs_med)=/) {
            x = $i; sub(/^[^=]*=/, "", x); if (x + 0 <= 0) { print "not above zero: " $0; bad = 1 } } }
      END { exit bad }' "$R" || fail "a figure is not above zero"

@@ -13,13 +13,14 @@
  * barrier. Each figure is the largest per-rank time (MPI_Reduce MAX): the
  * whole step's, and apart, the halo exchange's and the sweep's, each summed
  * over the steps; the best measurement of each is reported, as
- * `RESULT stencil ranks= n= gcells= sweep_gcells= halo_us=` (cell updates
+ * `stencil ranks= n= gcells= sweep_gcells= halo_us=` (cell updates
  * per second over the whole grid, 1e9 a unit; halo time per step).
  *
  * Check: the initial product of sines is an eigenvector of the discrete
  * Laplacian with Dirichlet boundary, so after k steps every cell must be
  * lambda^k times its initial value. A larger error than 1e-9 (relative to
- * lambda^k, the amplitude) prints VERIFY FAIL and aborts; else VERIFY PASS. */
+ * lambda^k, the amplitude) prints `stencil FAILED` and aborts; else
+ * `stencil verified`. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,16 +228,16 @@ int main(int argc, char **argv)
         printf("stencil: ranks %d grid %dx%dx%d N %d (global %dx%dx%d) steps %d: best %.6f s, %.4g Gcell/s "
                "(sweep %.4g Gcell/s alone, halo %.3f us/step)\n",
                size, dims[0], dims[1], dims[2], n, b.g[0], b.g[1], b.g[2], steps, best[0], gc, sg, hu);
-        printf("RESULT stencil ranks=%d n=%d gcells=%.6g sweep_gcells=%.6g halo_us=%.3f\n", size, n, gc, sg, hu);
+        printf("stencil ranks=%d n=%d gcells=%.6g sweep_gcells=%.6g halo_us=%.3f\n", size, n, gc, sg, hu);
     }
     double err = max_error(&b, WARM_STEPS + (long)reps * steps);
     if (!(err < 1e-9)) {
-        if (me == 0) printf("VERIFY FAIL maxerr=%.3e (limit 1e-9)\n", err);
+        if (me == 0) printf("stencil FAILED: maxerr=%.3e (limit 1e-9)\n", err);
         fflush(stdout);
         MPI_Barrier(MPI_COMM_WORLD); /* no other rank's abort cuts rank 0's line short */
         MPI_Abort(MPI_COMM_WORLD, 4);
     }
-    if (me == 0) printf("VERIFY PASS maxerr=%.3e\n", err);
+    if (me == 0) printf("stencil verified: maxerr=%.3e\n", err);
     for (int f = 0; f < 6; f++) free(b.sbuf[f]), free(b.rbuf[f]);
     free(b.u), free(b.unew);
     MPI_Comm_free(&cart);

@@ -108,9 +108,9 @@ static int check_coresident(const gp_options *o, const cudaDeviceProp *p, long l
 
 /* The stack and each rank's private memory (--private) are one reservation
  * of local memory (cudaLimitStackSize): the private memory sits at the
- * bottom of the stack (alloca in gp_rank_kernel). Unless given, private
- * memory is half the free memory over every thread the GPU holds, within
- * GP_LOCAL_MOST, and shrinks while the GPU refuses the reservation. */
+ * bottom of the stack (alloca in gp_rank_kernel). --private auto is half
+ * the free memory over every thread the GPU holds, within GP_LOCAL_MOST,
+ * and shrinks while the GPU refuses the reservation. */
 static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
 {
     size_t threads = (size_t)p->maxThreadsPerMultiProcessor * (size_t)p->multiProcessorCount;

@@ -22,12 +22,13 @@ static void usage(FILE *to, const char *prog)
             "  --stack BYTES    stack per rank (default: what the build measured, else 16k; suffixes k, m)\n"
             "  --heap BYTES     heap for malloc, shared by all ranks (default: most of the free GPU memory,\n"
             "                   4g on the threads backend; suffixes k, m, g)\n"
-            "  --private BYTES  memory of each rank's own where malloc takes blocks first: on the GPU the\n"
-            "                   rank's local memory, which the GPU interleaves across a warp so that ranks\n"
-            "                   working on their own arrays share cache lines; larger blocks and what does\n"
-            "                   not fit come from --heap (default: half the free GPU memory over every\n"
-            "                   thread the GPU holds, at most 480k with the stack; 256k on the threads\n"
-            "                   backend; 0 turns it off)\n"
+            "  --private BYTES  give each rank memory of its own where malloc takes blocks of 1k and more\n"
+            "                   first (up to half of it each) and where the globals go when they fit: on the\n"
+            "                   GPU the rank's local memory, which the GPU interleaves across a warp, so that\n"
+            "                   ranks sweeping their own arrays in step share cache lines (a rank working\n"
+            "                   alone there touches a line per word). auto: half the free GPU memory over\n"
+            "                   every thread the GPU holds, at most 480k with the stack (256k on the threads\n"
+            "                   backend). Default 0: off, every block from --heap\n"
             "  --timeout SECS   deadlock watchdog: when every live rank has been blocked in MPI with no\n"
             "                   message moving for SECS seconds, report where each rank waits and end the\n"
             "                   job with status 124 (default %g; 0 turns it off)\n"
@@ -108,7 +109,9 @@ static size_t *size_option(gp_options *o, const char *name)
  * option as the message names it. */
 static size_t parse_size(const char *name, const char *shown, const char *v)
 {
-    return (size_t)parse_count(shown, v, 1, strcmp(name, "--private") ? 1 : 0);
+    int priv = !strcmp(name, "--private");
+    if (priv && !strcmp(v, "auto")) return GP_PRIVATE_AUTO;
+    return (size_t)parse_count(shown, v, 1, priv ? 0 : 1);
 }
 
 /* Sets option `name` (as spelled on the command line) to value v. */
@@ -174,7 +177,6 @@ void gp_parse_options(int argc, char **argv, gp_options *o)
 {
     memset(o, 0, sizeof *o);
     o->timeout = GP_DEFAULT_TIMEOUT;
-    o->private_bytes = GP_PRIVATE_AUTO;
     prog_name = argv[0];
     int split = argc;
     for (int i = 1; i < argc; i++)

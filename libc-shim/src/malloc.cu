@@ -195,7 +195,7 @@ GPUMPI_FN void *gp_realloc(void *p, size_t n)
         k->size = n;
         return p;
     }
-    void *q = k->owner == GP_OWNER_PRIVATE ? gp_rank_malloc(n) : gp_malloc(n); /* where it was, first */
+    void *q = gp_rank_malloc(n); /* realloc is the program's: private memory first */
     if (!q) return 0;
     gp_memcpy(q, p, have < n ? have : n);
     gp_free(p);

@@ -83,11 +83,18 @@ GPUMPI_FN void gp_private_free(gp_block *k)
     a->free[k->cls] = b;
 }
 
+/* Smaller blocks stay in the shared heap. Private memory pays when a
+ * warp's ranks sweep their own arrays together; a small block is more
+ * often a message buffer or a little table that a rank reads alone, and
+ * one thread reading its own local memory touches a cache line per word
+ * (a 128-byte message: 32 lines, against 1 in the shared heap). */
+#define GP_PRIVATE_MIN_BLOCK 1024
+
 /* The program's malloc: private while it fits, else shared. */
 GPUMPI_FN void *gp_rank_malloc(size_t n)
 {
     gp_private_arena *a = (gp_private_arena *)gp_self()->private_arena;
-    if (a && n <= a->max_block) {
+    if (a && n >= GP_PRIVATE_MIN_BLOCK && n <= a->max_block) {
         int cls = gp_class_of(n);
         uint64_t b = gp_private_block(cls);
         if (b) {

@@ -72,8 +72,9 @@ static void ring_vector(void)
     free(b);
 }
 
-/* realloc grows a block from a few bytes to 1 MiB (from private memory
- * to the shared heap) and back, keeping what it held. */
+/* realloc grows a block from a few bytes to 1 MiB (on gpumpi from the
+ * shared heap to private memory and back) and down again, keeping what
+ * it held. */
 static void grow_and_shrink(void)
 {
     size_t n = 16, k;

@@ -23,4 +23,9 @@ fi
 # shellcheck disable=SC2086 # FLAGS: several words
 "$BUILD/bin/gpumpicc" --backend=threads -O1 $FLAGS "$P" -o "$W/gpumpi" || fail "gpumpicc could not build $NAME"
 for n in 1 2 3 4 7 16 64; do expect_line "$NAME" "$W/gpumpi" $n " No Errors"; done
-note "$NAME: No Errors under gpumpi (threads${FLAGS:+, $FLAGS}) at 1, 2, 3, 4, 7, 16, 64 ranks"
+# and with each rank's buffers and globals in its private memory (sends
+# from it are staged: the GPU's path for local memory)
+export GPUMPI_PRIVATE=64k
+for n in 3 16; do expect_line "$NAME" "$W/gpumpi" $n " No Errors"; done
+unset GPUMPI_PRIVATE
+note "$NAME: No Errors under gpumpi (threads${FLAGS:+, $FLAGS}) at 1, 2, 3, 4, 7, 16, 64 ranks, and at 3 and 16 with --private 64k"

@@ -60,6 +60,17 @@ part conformance && for path in "$B"/conformance/*; do
         (expect_line $t "$path" $n " No Errors") || failed="$failed $t@$n"
     done
 done
+# with each rank's buffers and globals in its private memory (local
+# memory, which only the rank can reach): every program at 64 ranks, and
+# private_memory at 4096
+export GPUMPI_PRIVATE=64k
+part conformance && for path in "$B"/conformance/*; do
+    t=$(basename "$path")
+    (expect_line $t "$path" 64 " No Errors") || failed="$failed $t@64-private"
+done
+part conformance && { (expect_line private_memory "$B/conformance/private_memory" 4096 " No Errors") ||
+    failed="$failed private_memory@4096-private"; }
+unset GPUMPI_PRIVATE
 # blocks of 4 ranks: the world's tree has three levels, each node
 # carried by a group smaller than a warp
 part conformance && for t in allreduce_small coll_basic coll_reproducible; do
@@ -80,13 +91,19 @@ part largest && for t in $LARGEST; do
     (GPUMPI_TEST_TIMEOUT=150 expect_line $t "$B/conformance/$t" "$MAX" " No Errors") || failed="$failed $t@$MAX"
     note "$t at $MAX ranks ($(($(date +%s) - t0)) s)"
 done
+# and private_memory with the launcher's own size of private memory
+part largest && {
+    MAX=$(largest_resident "$B/conformance/private_memory")
+    (GPUMPI_PRIVATE=auto GPUMPI_TEST_TIMEOUT=150 expect_line private_memory "$B/conformance/private_memory" "$MAX" \
+        " No Errors") || failed="$failed private_memory@$MAX-private-auto"
+}
 # the launcher's cases that need no converter, on the GPU
 part launcher && for c in options endings watchdog files stdin clocks output stats private gpu_scale; do
     (GPUMPI_LAUNCHER_BACKEND=cuda GPUMPI_LAUNCHER_PREBUILT="$B/launcher" sh "$SRC/tests/launcher/run.sh" none "$SRC" $c) ||
         failed="$failed launcher.$c"
 done
 [ -z "$failed" ] || fail "failed on the GPU:$failed"
-part conformance && note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks (three also in 1024 blocks of 4)"
+part conformance && note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks (three also in 1024 blocks of 4), and at 64 with --private 64k"
 part largest && note "conformance: $(echo $LARGEST | wc -w) programs No Errors at the largest resident count"
 part launcher && note "launcher: options, endings, watchdog, files, stdin, clocks, output, stats, private, gpu_scale on the GPU"
 note "GPU: all checks passed ($PARTS)"

@@ -283,32 +283,32 @@ stack)
     fi ;;
 private)
     # each rank's private memory (--private): -v gives its size and where
-    # the globals went; the program's buffers and globals are right with
-    # it by default, too small to use (everything in the shared heap), and
-    # off, from the option and from GPUMPI_PRIVATE
+    # the globals went; the program's buffers and globals are right without
+    # it (the default), with the backend's size, too small to use
+    # (everything in the shared heap), and from GPUMPI_PRIVATE
     build private_memory conformance
     run "$W/private_memory" ---gpumpi -n 5 -v
     status_is "private default" 0
     out_has "private default" " No Errors"
-    err_has "private default -v" "private memory"
-    err_has "private default -v" "malloc takes blocks of up to half of it there first"
-    err_has "private default -v" "bytes per rank, in its private memory (each rank fills its own)"
+    err_has "private default -v" "no private memory (--private 0, the default: malloc takes every block from the shared heap)"
+    err_has "private default -v" "bytes per rank, in shared memory"
+    run "$W/private_memory" ---gpumpi -n 5 -v --private auto
+    status_is "--private auto" 0
+    out_has "--private auto" " No Errors"
+    err_has "--private auto -v" "malloc takes blocks of 1k up to half of it there first"
+    err_has "--private auto -v" "bytes per rank, in its private memory (each rank fills its own)"
     run "$W/private_memory" ---gpumpi -n 5 -v --private 1k
     status_is "--private 1k" 0
     out_has "--private 1k" " No Errors"
     err_has "--private 1k -v" "private memory 1024 bytes"
     err_has "--private 1k -v" "bytes per rank, in shared memory"
-    run "$W/private_memory" ---gpumpi -n 5 -v --private 0
-    status_is "--private 0" 0
-    out_has "--private 0" " No Errors"
-    err_has "--private 0 -v" "no private memory (--private 0: malloc takes every block from the shared heap)"
     export GPUMPI_PRIVATE=64k
     run "$W/private_memory" ---gpumpi -n 3 -v
     unset GPUMPI_PRIVATE
     status_is "GPUMPI_PRIVATE=64k" 0
     out_has "GPUMPI_PRIVATE=64k" " No Errors"
     err_has "GPUMPI_PRIVATE=64k -v" "private memory 65536 bytes"
-    note "private: No Errors by default, at --private 1k and 0, and with GPUMPI_PRIVATE=64k; -v as expected" ;;
+    note "private: No Errors off (the default), auto, 1k and with GPUMPI_PRIVATE=64k; -v as expected" ;;
 gpu_scale)
     # on a GPU: every resident rank prints one line; the occupancy refusal
     # fires one block past the limit, with the numbers

@@ -10,7 +10,8 @@
 
 GPUMPI_FN void *gp_malloc(size_t n);
 GPUMPI_FN void *gp_calloc(size_t count, size_t size);
-GPUMPI_FN void *gp_realloc(void *p, size_t n);
+GPUMPI_FN void *gp_realloc(void *p, size_t n); /* the program's (through gp_rank_realloc): a block it moves
+                                                * lands in private memory first */
 GPUMPI_FN void gp_free(void *p);
 /* The program's malloc, calloc and realloc: blocks from the rank's private
  * memory first (malloc_private.cu), the shared heap for the rest. The
