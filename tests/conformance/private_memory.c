@@ -77,10 +77,12 @@ static void ring_vector(void)
  * it held. */
 static void grow_and_shrink(void)
 {
-    size_t n = 16, k;
+    /* every rank keeps a block of each size it passed through: to 1 MiB
+     * where all of them fit the shared heap, 16 KiB beyond 4,096 ranks */
+    size_t n = 16, k, most = size <= 4096 ? (size_t)1 << 20 : (size_t)16 << 10;
     unsigned char *p = malloc(n);
     for (k = 0; k < n; k++) p[k] = pat(rank, (int)k);
-    while (n < (1u << 20)) {
+    while (n < most) {
         size_t m = n * 2 + 24;
         p = realloc(p, m);
         CHECK(p != NULL, "realloc to %zu failed", m);
@@ -153,9 +155,9 @@ int main(int argc, char **argv)
     for (k = 0; k < 777; k++) keep[k] = pat(rank, k);
     for (k = 0; k < 64; k++) shared_table[k] = rank + k * 0.5;
 
-    /* the largest only where every rank's copies fit the shared heap */
+    /* the large ones only where every rank's copies fit the shared heap */
     for (i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
-        if (sizes[i] < 100000 || size <= 4096) ring_bytes(sizes[i]);
+        if (sizes[i] <= 4096 || size <= 4096) ring_bytes(sizes[i]);
     ring_vector();
     grow_and_shrink();
     spanning_comms();
@@ -171,7 +173,7 @@ int main(int argc, char **argv)
     }
     /* collectives on malloc'd buffers */
     {
-        int n = 5000, j;
+        int n = size <= 4096 ? 5000 : 64, j; /* a broadcast of 40 KB to 270,336 ranks is minutes of messages */
         double *b = malloc(n * sizeof(double));
         int *g = size <= 4096 ? malloc((size_t)size * 3 * sizeof(int)) : NULL, mine[3] = {rank, -rank, rank * rank};
         for (j = 0; j < n; j++) b[j] = rank == size - 1 ? j * 0.25 : -1;
