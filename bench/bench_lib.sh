@@ -99,6 +99,21 @@ bench_summary() {
         echo "=== message rate: million messages/s over all ranks (best of the measurements)"
         bench_pivot msgrate '$1' 'fmt("%.3f", v["Mmsgs_best"])' ranks
     fi
+    if grep -q ' stencil ' "$BENCH_REC"; then
+        echo
+        echo "=== stencil: Gcell/s of the whole step / of the sweep alone, halo us per step (best)"
+        bench_pivot stencil '$1 "/" $2' 'fmt("%.3g", v["gcells"]) " / " fmt("%.3g", v["sweep_gcells"]) ", " fmt("%.0f", v["halo_us"])' ranks
+    fi
+    if grep -q ' halo_anatomy ' "$BENCH_REC"; then
+        echo
+        echo "=== halo exchange (6 faces): us per exchange, Irecv x6 + Isend x6 + Waitall = total (mean over ranks)"
+        bench_pivot halo_anatomy '$1 "/" $2' 'fmt("%.0f", v["irecv_us"]) "+" fmt("%.0f", v["isend_us"]) "+" fmt("%.0f", v["waitall_us"]) "=" fmt("%.0f", v["total_us"])' ranks
+    fi
+    if grep -q ' allpairs ' "$BENCH_REC"; then
+        echo
+        echo "=== all-pairs exchange: seconds (slowest rank, best)"
+        bench_pivot allpairs '$1' 'fmt("%.4f", v["s_best"])' ranks
+    fi
 }
 
 # bench_pivot OPS COLUMN CELL ROWKEY: one table of the records whose name

@@ -31,7 +31,7 @@ PP_WIDE=${PP_WIDE:-4096}
     echo "CPU: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | sed 's/.*: //')"
     echo "arguments: pingpong $PP_ARGS; collectives $CO_ARGS; msgrate $MR_ARGS"
 } | tee -a "$BENCH_LOG"
-for p in pingpong collectives msgrate p2p_cost iallreduce; do
+for p in pingpong collectives msgrate p2p_cost iallreduce stencil halo_anatomy allpairs; do
     [ -x "$B/$p" ] || { echo "no $B/$p: run sh bench/build_gpu_binaries.sh bench where gpumpicc is, carry $B" | tee -a "$BENCH_LOG"; exit 1; }
 done
 
@@ -71,6 +71,16 @@ done
     for n in $MR_RANKS; do
         bench_run $G ${n}ranks 120 "$B/msgrate" 20 16 8 3 ---gpumpi -v -n $n
     done
+    # issue 25's workload figures: the stencil (each rank's own blocks, in
+    # the shared heap and in private memory), the halo exchange's phases,
+    # and the all-pairs exchange (its limits are the issue's targets, x20)
+    for n in 32768 $MAX; do
+        bench_run $G ${n}ranks 90 "$B/stencil" 8 20 3 ---gpumpi -v -n $n
+        bench_run $G ${n}ranks-private 90 "$B/stencil" 8 20 3 ---gpumpi -v -n $n --private auto
+        bench_run $G ${n}ranks 60 "$B/halo_anatomy" 16 30 cart ---gpumpi -v -n $n
+    done
+    bench_run $G 1024ranks 30 "$B/allpairs" 8 3 ---gpumpi -v -n 1024
+    bench_run $G 4096ranks 60 "$B/allpairs" 8 2 ---gpumpi -v -n 4096
 }
 bench_summary | tee -a "$BENCH_LOG"
 echo "total $(($(date +%s) - BENCH_T0)) s; results in $BENCH_LOG"

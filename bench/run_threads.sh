@@ -32,7 +32,7 @@ T=threads
     bench_run $T 8ranks 60 "$BIN/stencil" 6 5 2 ---gpumpi -n 8
     bench_run $T 8ranks-private 60 "$BIN/stencil" 6 5 2 ---gpumpi -n 8 --private 64k
     bench_run $T 12ranks 60 "$BIN/halo_anatomy" 16 5 cart ---gpumpi -n 12
-    bench_run $T 12ranks 60 "$BIN/halo_anatomy" 16 5 world ---gpumpi -n 12
+    bench_run $T 12ranks-world 60 "$BIN/halo_anatomy" 16 5 world ---gpumpi -n 12
     bench_run $T 16ranks 60 "$BIN/allpairs" 16 2 ---gpumpi -n 16
 }
 bench_summary
@@ -60,9 +60,9 @@ for shape in 8ranks 8ranks-private; do
     grep -q "^$T $shape stencil ranks=8 n=6 gcells=[0-9.e+-]* sweep_gcells=[0-9.e+-]* halo_us=[0-9.]*\$" "$R" ||
         fail "no stencil figures at $shape"
 done
-for comm in cart world; do
-    grep -q "^$T 12ranks halo_anatomy ranks=12 count=16 comm=$comm irecv_us=[0-9.]* .*total_max=[0-9.]*\$" "$R" ||
-        fail "no halo_anatomy figures ($comm)"
+for shape in 12ranks:cart 12ranks-world:world; do
+    grep -q "^$T ${shape%:*} halo_anatomy ranks=12 count=16 comm=${shape#*:} irecv_us=[0-9.]* .*total_max=[0-9.]*\$" "$R" ||
+        fail "no halo_anatomy figures ($shape)"
 done
 grep -q "^$T 16ranks allpairs ranks=16 bytes=16 s_best=[0-9.]* s_med=[0-9.]*\$" "$R" || fail "no allpairs figures"
 awk '{ for (i = 4; i <= NF; i++) if ($i ~ /^(half_rtt_us_min|half_rtt_us_med|us|us_med|Mmsgs_best|Mmsgs_med)=/) {
