@@ -120,14 +120,16 @@ static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
         CK(cudaMemGetInfo(&free_bytes, &total));
         size_t share = free_bytes / 2 / threads, most = GP_LOCAL_MOST > o->stack ? GP_LOCAL_MOST - o->stack : 0;
         o->private_bytes = (share < most ? share : most) & ~(size_t)4095;
+        if (o->private_bytes < GP_PRIVATE_MIN_BYTES) o->private_bytes = 0;
     }
     for (;;) {
         size_t local = o->stack + (o->private_bytes ? o->private_bytes + 16 : 0); /* alloca may align up */
         cudaError_t se = cudaDeviceSetLimit(cudaLimitStackSize, local);
         if (se == cudaSuccess) break;
         cudaGetLastError();
-        if (automatic && o->private_bytes >= 8192) {
+        if (automatic && o->private_bytes) {
             o->private_bytes = o->private_bytes / 2 & ~(size_t)4095;
+            if (o->private_bytes < GP_PRIVATE_MIN_BYTES) o->private_bytes = 0;
             continue;
         }
         double gib = (double)local * (double)threads / (1 << 30);

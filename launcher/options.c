@@ -2,6 +2,7 @@
  * GPUMPI_* environment variables give the defaults, so a job script can set
  * them once; the command line wins. */
 #include "options.h"
+#include "gpumpi/world.h"
 
 #include <errno.h>
 #include <math.h>
@@ -28,7 +29,7 @@ static void usage(FILE *to, const char *prog)
             "                   ranks sweeping their own arrays in step share cache lines (a rank working\n"
             "                   alone there touches a line per word). auto: half the free GPU memory over\n"
             "                   every thread the GPU holds, at most 480k with the stack (256k on the threads\n"
-            "                   backend). Default 0: off, every block from --heap\n"
+            "                   backend); else at least 8k. Default 0: off, every block from --heap\n"
             "  --timeout SECS   deadlock watchdog: when every live rank has been blocked in MPI with no\n"
             "                   message moving for SECS seconds, report where each rank waits and end the\n"
             "                   job with status 124 (default %g; 0 turns it off)\n"
@@ -111,7 +112,13 @@ static size_t parse_size(const char *name, const char *shown, const char *v)
 {
     int priv = !strcmp(name, "--private");
     if (priv && !strcmp(v, "auto")) return GP_PRIVATE_AUTO;
-    return (size_t)parse_count(shown, v, 1, priv ? 0 : 1);
+    size_t n = (size_t)parse_count(shown, v, 1, priv ? 0 : 1);
+    if (priv && n && n < GP_PRIVATE_MIN_BYTES) {
+        char what[128];
+        snprintf(what, sizeof what, "%s needs 0 (off), auto or at least %d bytes (8k)", shown, GP_PRIVATE_MIN_BYTES);
+        bad(what, v);
+    }
+    return n;
 }
 
 /* Sets option `name` (as spelled on the command line) to value v. */

@@ -38,7 +38,7 @@ extern "C" GPUMPI_FN void gp_private_init(char *base, size_t bytes)
     gp_rank *me = gp_self();
     me->private_arena = 0;
     uintptr_t lo = ((uintptr_t)base + 15) & ~(uintptr_t)15, hi = (uintptr_t)base + bytes;
-    if (!base || hi < lo + sizeof(gp_private_arena) + 4096) return;
+    if (!base || bytes < GP_PRIVATE_MIN_BYTES) return; /* the launcher allows no less */
     gp_private_arena *a = (gp_private_arena *)lo;
     a->top = (char *)lo + ((sizeof *a + 15) & ~(size_t)15);
     a->end = (char *)hi;

@@ -38,6 +38,9 @@ if part programs; then
     check_live_output "$B/live_output"
     check_multifile "$B/multifile" 5
     for n in 1 7 1000; do check_globals "$B/globals" $n; done
+    export GPUMPI_PRIVATE=8k # the globals in each rank's local memory
+    for n in 7 1000; do check_globals "$B/globals" $n; done
+    unset GPUMPI_PRIVATE
     check_envp "$B/main_envp"
     expect_line designators "$B/designators" 64 "designators ok"
     expect_line block_extern "$B/block_extern" 64 "counter 3"

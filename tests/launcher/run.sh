@@ -59,7 +59,7 @@ options)
         grep -q -- "$o" "$OUT_TXT" || fail "--help does not mention $o"
     done
     for bad in "-x" "-n" "-n 0" "-n two" "--timeout -1" "--timeout abc" "--stack 12q" "--heap=" "-g 2" "--stats=1" \
-        "--private -1" "--private 4q" "--stack 0" \
+        "--private -1" "--private 4q" "--private 1k" "--stack 0" \
         "-n 9 -g 2 -b 4" "--device -1"; do
         # shellcheck disable=SC2086 # the options are words on purpose
         run "$W/lines" 1 ---gpumpi $bad
@@ -297,18 +297,20 @@ private)
     out_has "--private auto" " No Errors"
     err_has "--private auto -v" "malloc takes blocks of 1k up to half of it there first"
     err_has "--private auto -v" "bytes per rank, in its private memory (each rank fills its own)"
-    run "$W/private_memory" ---gpumpi -n 5 -v --private 1k
-    status_is "--private 1k" 0
-    out_has "--private 1k" " No Errors"
-    err_has "--private 1k -v" "private memory 1024 bytes"
-    err_has "--private 1k -v" "bytes per rank, in shared memory"
+    run "$W/private_memory" ---gpumpi -n 5 -v --private 8k
+    status_is "--private 8k" 0
+    out_has "--private 8k" " No Errors"
+    err_has "--private 8k -v" "private memory 8192 bytes"
+    run "$W/private_memory" ---gpumpi -n 2 --private 4k
+    status_is "--private 4k" 2
+    err_has "--private 4k" "--private needs 0 (off), auto or at least 8192 bytes (8k): 4k"
     export GPUMPI_PRIVATE=64k
     run "$W/private_memory" ---gpumpi -n 3 -v
     unset GPUMPI_PRIVATE
     status_is "GPUMPI_PRIVATE=64k" 0
     out_has "GPUMPI_PRIVATE=64k" " No Errors"
     err_has "GPUMPI_PRIVATE=64k -v" "private memory 65536 bytes"
-    note "private: No Errors off (the default), auto, 1k and with GPUMPI_PRIVATE=64k; -v as expected" ;;
+    note "private: No Errors off (the default), auto, 8k and with GPUMPI_PRIVATE=64k; -v as expected; 4k refused" ;;
 gpu_scale)
     # on a GPU: every resident rank prints one line; the occupancy refusal
     # fires one block past the limit, with the numbers

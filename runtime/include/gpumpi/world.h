@@ -30,6 +30,9 @@
  * included. Small classes are cached per rank; big ones share lists. */
 #define GP_HEAP_SMALL_CLASSES 41 /* blocks up to 64 KiB */
 #define GP_HEAP_CLASSES 164      /* up to 64 TiB */
+/* A rank's private memory (--private) is 0 or at least this much: its
+ * bookkeeping and room for a few blocks (libc-shim/src/malloc_private.cu). */
+#define GP_PRIVATE_MIN_BYTES 8192
 
 typedef struct gp_rank_heap {
     uint64_t free[GP_HEAP_SMALL_CLASSES];   /* this rank's free blocks per class */
