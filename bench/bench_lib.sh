@@ -76,44 +76,34 @@ bench_summary() {
     echo "=== runs (status, implementation, shape, seconds, command)"
     sed 's/^/  /' "$BENCH_STATUS"
     echo "  $BENCH_FAILED run(s) not ok"
-    if grep -q ' pingpong ' "$BENCH_REC"; then
-        echo
-        echo "=== ping-pong: half round trip, us (median of batches; min in brackets)"
-        bench_pivot pingpong '$1 "/" $2' 'fmt("%.2f", v["half_rtt_us_med"]) "(" fmt("%.2f", v["half_rtt_us_min"]) ")"' bytes
-        echo
-        echo "=== ping-pong: bandwidth, GB/s (bytes / median half round trip)"
-        bench_pivot pingpong '$1 "/" $2' 'fmt("%.3f", v["bw_GBs"])' bytes
-    fi
-    if grep -qE ' (barrier|bcast8|reduce8|allreduce8) ' "$BENCH_REC"; then
-        echo
-        echo "=== collectives: us per call (largest per-rank mean; best of the measurements)"
-        bench_pivot 'barrier|bcast8|reduce8|allreduce8' '$1' 'fmt("%.2f", v["us"])' ranks
-    fi
-    if grep -qE ' (iallreduce8|allreduce8_ref) ' "$BENCH_REC"; then
-        echo
-        echo "=== 8-byte MPI_Iallreduce + MPI_Wait against MPI_Allreduce (iallreduce.c): us per call (best)"
-        bench_pivot 'allreduce8_ref|iallreduce8' '$1' 'fmt("%.2f", v["us"])' ranks
-    fi
-    if grep -q ' msgrate ' "$BENCH_REC"; then
-        echo
-        echo "=== message rate: million messages/s over all ranks (best of the measurements)"
-        bench_pivot msgrate '$1' 'fmt("%.3f", v["Mmsgs_best"])' ranks
-    fi
-    if grep -q ' stencil ' "$BENCH_REC"; then
-        echo
-        echo "=== stencil: Gcell/s of the whole step / of the sweep alone, halo us per step (best)"
-        bench_pivot stencil '$1 "/" $2' 'fmt("%.3g", v["gcells"]) " / " fmt("%.3g", v["sweep_gcells"]) ", " fmt("%.0f", v["halo_us"])' ranks
-    fi
-    if grep -q ' halo_anatomy ' "$BENCH_REC"; then
-        echo
-        echo "=== halo exchange (6 faces): us per exchange, Irecv x6 + Isend x6 + Waitall = total (mean over ranks)"
-        bench_pivot halo_anatomy '$1 "/" $2' 'fmt("%.0f", v["irecv_us"]) "+" fmt("%.0f", v["isend_us"]) "+" fmt("%.0f", v["waitall_us"]) "=" fmt("%.0f", v["total_us"])' ranks
-    fi
-    if grep -q ' allpairs ' "$BENCH_REC"; then
-        echo
-        echo "=== all-pairs exchange: seconds (slowest rank, best)"
-        bench_pivot allpairs '$1' 'fmt("%.4f", v["s_best"])' ranks
-    fi
+    bench_table pingpong "ping-pong: half round trip, us (median of batches; min in brackets)" '$1 "/" $2' \
+        'fmt("%.2f", v["half_rtt_us_med"]) "(" fmt("%.2f", v["half_rtt_us_min"]) ")"' bytes
+    bench_table pingpong "ping-pong: bandwidth, GB/s (bytes / median half round trip)" '$1 "/" $2' \
+        'fmt("%.3f", v["bw_GBs"])' bytes
+    bench_table 'barrier|bcast8|reduce8|allreduce8' \
+        "collectives: us per call (largest per-rank mean; best of the measurements)" '$1' 'fmt("%.2f", v["us"])' ranks
+    bench_table 'allreduce8_ref|iallreduce8' \
+        "8-byte MPI_Iallreduce + MPI_Wait against MPI_Allreduce (iallreduce.c): us per call (best)" '$1' \
+        'fmt("%.2f", v["us"])' ranks
+    bench_table msgrate "message rate: million messages/s over all ranks (best of the measurements)" '$1' \
+        'fmt("%.3f", v["Mmsgs_best"])' ranks
+    bench_table stencil "stencil: Gcell/s of the whole step / of the sweep alone, halo us per step (best)" '$1 "/" $2' \
+        'fmt("%.3g", v["gcells"]) " / " fmt("%.3g", v["sweep_gcells"]) ", " fmt("%.0f", v["halo_us"])' ranks
+    bench_table halo_anatomy \
+        "halo exchange (6 faces): us per exchange, Irecv x6 + Isend x6 + Waitall = total (mean over ranks)" \
+        '$1 "/" $2' \
+        'fmt("%.0f", v["irecv_us"]) "+" fmt("%.0f", v["isend_us"]) "+" fmt("%.0f", v["waitall_us"]) "=" fmt("%.0f", v["total_us"])' \
+        ranks
+    bench_table allpairs "all-pairs exchange: seconds (slowest rank, best)" '$1' 'fmt("%.4f", v["s_best"])' ranks
+}
+
+# bench_table OPS TITLE COLUMN CELL ROWKEY: a titled bench_pivot table, if
+# any record's name matches OPS.
+bench_table() {
+    grep -qE " ($1) " "$BENCH_REC" || return 0
+    echo
+    echo "=== $2"
+    bench_pivot "$1" "$3" "$4" "$5"
 }
 
 # bench_pivot OPS COLUMN CELL ROWKEY: one table of the records whose name

@@ -42,50 +42,11 @@ GPUMPI_FN void gp_req_release(int h)
     gp_type_release(gp_req_at(h)->type); /* held since gp_make */
 }
 
-GPUMPI_FN static void gp_unpost(int h)
-{
-    gp_rank *r = gp_self();
-    int prev = 0;
-    for (int k = r->posted_head; k; prev = k, k = gp_req_at(k)->next_posted)
-        if (k == h) {
-            int next = gp_req_at(k)->next_posted;
-            if (prev)
-                gp_req_at(prev)->next_posted = next;
-            else
-                r->posted_head = next;
-            if (r->posted_tail == h) r->posted_tail = prev;
-            gp_flag_set(GP_RF_POSTED, r->posted_head != 0);
-            return;
-        }
-}
-
-GPUMPI_FN static void gp_finish(int h)
+GPUMPI_FN void gp_req_finish(int h)
 {
     gp_req *q = gp_req_at(h);
     q->done = 1;
     if (q->freed) gp_req_release(h);
-}
-
-/* Each posted receive, oldest first, takes the oldest matching message
- * that is here now. */
-GPUMPI_FN static void gp_match_posted(gp_rank *r)
-{
-    uint32_t before = gp_arrival_mark(); /* this pass sees only what is here now */
-    for (int h = r->posted_head; h;) {
-        gp_req *q = gp_req_at(h);
-        int next = q->next_posted;
-        int src = q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
-        gp_msg *m = gp_take_match(src, q->tag, gp_ctx_p2p(q->comm), &before);
-        if (m) {
-            int got_src, got_tag;
-            size_t got;
-            int rc = gp_deliver(m, q->buf, q->count, q->type, &got_src, &got_tag, &got);
-            gp_set_status(&q->status, gp_world_to_comm(q->comm, got_src), got_tag, rc, got);
-            gp_unpost(h);
-            gp_finish(h);
-        }
-        h = next;
-    }
 }
 
 /* A pass that saw every message that had arrived, with no collective's
@@ -128,15 +89,9 @@ GPUMPI_FN static void gp_start(int h)
         q->done = !q->pending;
         return;
     }
-    gp_rank *r = gp_self();
-    q->next_posted = 0;
-    gp_flag_set(GP_RF_SETTLED, 0);
-    if (r->posted_tail)
-        gp_req_at(r->posted_tail)->next_posted = h;
-    else
-        r->posted_head = h;
-    r->posted_tail = h;
-    gp_flag_set(GP_RF_POSTED, 1);
+    q->src_world = q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
+    q->ctx = gp_ctx_p2p(q->comm);
+    gp_post(h);
     /* No matching pass here: it waits for the rank's next Wait, Test,
      * probe or receive, which all make one before they look (posted
      * receives keep their claim). A pass on every post cost the halo

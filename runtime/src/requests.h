@@ -15,6 +15,13 @@ typedef struct gp_req {
     int done;        /* finished: status is final */
     int freed;       /* MPI_Request_free while active: release once done */
     int next_posted; /* the next posted receive (handle), 0 at the end */
+    int prev_posted; /* the one before, 0 at the start */
+    /* a posted receive (posted.cu): what it matches, in world terms, its
+     * number in post order, and its neighbours in the index by source */
+    int src_world, ctx;
+    uint32_t post_no;
+    int next_same, prev_same;
+    int indexed;
     int mode;        /* GP_SEND_* */
     gp_msg *pending; /* a send waiting for its receiver */
     void *buf;
@@ -31,8 +38,15 @@ typedef struct gp_req {
 GPUMPI_FN static inline gp_req *gp_req_at(int h) { return &gp_self()->reqs[h - 1]; }
 /* A new request of `kind`, zeroed (inactive); its handle. */
 GPUMPI_FN int gp_req_new(int kind);
+/* The posted-receive queue (posted.cu): a receive posted (its src_world
+ * and ctx set), taken out (matched or cancelled), and a matching pass. */
+GPUMPI_FN void gp_post(int h);
+GPUMPI_FN void gp_unpost(int h);
+GPUMPI_FN void gp_match_posted(gp_rank *r);
 /* Frees the handle (and drops the hold on its datatype). */
 GPUMPI_FN void gp_req_release(int h);
+/* Marks a request done, and frees it if MPI_Request_free came first. */
+GPUMPI_FN void gp_req_finish(int h);
 
 /* Collective requests (coll_nonblocking.cu): moves every collective in
  * flight along (from gp_progress); hands a finished one back: frees its

@@ -194,13 +194,5 @@ int main(int argc, char **argv)
     CHECK(k == 777, "a block kept all along changed at byte %d", k);
     free(keep);
 
-    MPI_Allreduce(MPI_IN_PLACE, &errors, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
-    if (rank == 0) {
-        if (errors)
-            printf(" Found %d errors\n", errors);
-        else
-            printf(" No Errors\n");
-    }
-    MPI_Finalize();
-    return 0;
+    return mt_finish();
 }

@@ -203,6 +203,11 @@ typedef struct gp_rank {
      * apart (shm_collectives.cu): rare, so last, away from the fields
      * every message reads */
     uint64_t coll_word;
+    /* the posted-receive queue's bookkeeping (runtime/src/posted.cu) */
+    uint32_t posts;      /* receives posted so far: the next one's number */
+    uint32_t posted_seen;/* arrivals before this have been offered to the indexed receives */
+    int posted_new;      /* the first posted receive not yet matched against the unexpected messages, 0: none */
+    void *posted_index;  /* the index of posted receives by source, made on first use */
 } gp_rank;
 
 /* What a rank blocked in MPI waits for, in memory the launcher reads while
