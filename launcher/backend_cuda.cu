@@ -202,10 +202,7 @@ static int setup_globals(gp_world *hw, int nranks, int verbose)
     CK(cudaMemcpy(dslots, slots, sizeof(gp_global_slot) * (size_t)n, cudaMemcpyHostToDevice));
     free(off);
     free(slots);
-    hw->globals_private = gp_globals_go_private(hw->globals_stride, hw->private_bytes);
-    if (verbose)
-        fprintf(stderr, "gpumpi: globals: %zu bytes per rank, %s\n", hw->globals_stride,
-                hw->globals_private ? "in its private memory (each rank fills its own)" : "in shared memory");
+    hw->globals_private = gp_globals_go_private(hw->globals_stride, hw->private_bytes, verbose);
     if (hw->globals_private) { /* the ranks copy the templates as they start */
         hw->global_slots = dslots;
         hw->nglobal_slots = n;

@@ -101,10 +101,7 @@ static void setup_globals(gp_world *w, int verbose)
         slots[i] = (gp_global_slot){(const char *)g[i].tmpl, off[i], g[i].size, g[i].relocate};
     }
     free(off);
-    w->globals_private = gp_globals_go_private(w->globals_stride, w->private_bytes);
-    if (verbose)
-        fprintf(stderr, "gpumpi: globals: %zu bytes per rank, %s\n", w->globals_stride,
-                w->globals_private ? "in its private memory (each rank fills its own)" : "in shared memory");
+    w->globals_private = gp_globals_go_private(w->globals_stride, w->private_bytes, verbose);
     if (w->globals_private) {
         w->global_slots = slots;
         w->nglobal_slots = n;

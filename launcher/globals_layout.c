@@ -43,7 +43,11 @@ size_t gp_globals_layout(size_t *offsets)
 }
 
 /* A quarter at most: the rest is for the program's own arrays. */
-int gp_globals_go_private(size_t stride, size_t private_bytes)
+int gp_globals_go_private(size_t stride, size_t private_bytes, int verbose)
 {
-    return stride > 0 && stride <= private_bytes / 4;
+    int go = stride > 0 && stride <= private_bytes / 4;
+    if (verbose)
+        fprintf(stderr, "gpumpi: globals: %zu bytes per rank, %s\n", stride,
+                go ? "in its private memory (each rank fills its own)" : "in shared memory");
+    return go;
 }

@@ -16,9 +16,10 @@ const gp_global_desc *gp_registered_globals(int *n);
  * returns the block size, a multiple of 16. */
 size_t gp_globals_layout(size_t *offsets);
 
-/* Whether every rank keeps its globals block in its private memory of
- * private_bytes: one rule for both backends. */
-int gp_globals_go_private(size_t stride, size_t private_bytes);
+/* Whether every rank keeps its globals block (stride bytes) in its
+ * private memory of private_bytes: one rule for both backends, said on
+ * stderr when verbose. */
+int gp_globals_go_private(size_t stride, size_t private_bytes, int verbose);
 
 #ifdef __cplusplus
 }

@@ -4,7 +4,7 @@
 #define GPUMPI_STDLIB_H_CUH
 #define malloc gp_rank_malloc
 #define calloc gp_rank_calloc
-#define realloc gp_rank_realloc
+#define realloc gp_realloc
 #define free gp_free
 #define aligned_alloc gp_aligned_alloc
 #define posix_memalign gp_posix_memalign

@@ -116,7 +116,7 @@ GPUMPI_FN void *gp_malloc(size_t n)
     return gp_block_hand_out(b, cls, n);
 }
 
-GPUMPI_FN gp_block *gp_block_of(void *p, const char *fn)
+GPUMPI_FN static gp_block *gp_block_of(void *p, const char *fn)
 {
     gp_block *k = (gp_block *)((char *)p - GP_BLOCK_HEADER);
     if (k->magic == GP_ALIGNED_MAGIC) { /* from aligned_alloc: the block it sits in */
@@ -179,11 +179,11 @@ GPUMPI_FN static void *gp_calloc_from(void *(*alloc)(size_t), size_t count, size
 GPUMPI_FN void *gp_calloc(size_t count, size_t size) { return gp_calloc_from(gp_malloc, count, size); }
 GPUMPI_FN void *gp_rank_calloc(size_t count, size_t size) { return gp_calloc_from(gp_rank_malloc, count, size); }
 
-GPUMPI_FN void *gp_rank_realloc(void *p, size_t n) { return p ? gp_realloc(p, n) : gp_rank_malloc(n); }
-
+/* The program's realloc: a new or moved block comes from private memory
+ * first (gp_rank_malloc). */
 GPUMPI_FN void *gp_realloc(void *p, size_t n)
 {
-    if (!p) return gp_malloc(n);
+    if (!p) return gp_rank_malloc(n);
     if (n == 0) {
         gp_free(p);
         return 0;
@@ -195,7 +195,7 @@ GPUMPI_FN void *gp_realloc(void *p, size_t n)
         k->size = n;
         return p;
     }
-    void *q = gp_rank_malloc(n); /* realloc is the program's: private memory first */
+    void *q = gp_rank_malloc(n);
     if (!q) return 0;
     gp_memcpy(q, p, have < n ? have : n);
     gp_free(p);
@@ -255,5 +255,5 @@ GPUMPI_FN void *gp_reallocarray(void *p, size_t n, size_t size)
         gp_self()->libc_errno = GP_ENOMEM;
         return 0;
     }
-    return gp_rank_realloc(p, n * size); /* the program's: private first */
+    return gp_realloc(p, n * size);
 }

@@ -56,10 +56,6 @@ GPUMPI_FN static inline void *gp_block_hand_out(uint64_t b, int cls, size_t n)
     return (char *)k + GP_BLOCK_HEADER;
 }
 
-/* The header of the block holding payload p (fn names the caller in the
- * error for a pointer that malloc did not return). */
-GPUMPI_FN gp_block *gp_block_of(void *p, const char *fn);
-
 /* A rank's private arena (malloc_private.cu): a block of class cls, or 0
  * when it does not fit; giving one back. */
 GPUMPI_FN uint64_t gp_private_block(int cls);

@@ -47,35 +47,31 @@ GPUMPI_FN static gp_posted_index *gp_pq_index(gp_rank *r)
     return (gp_posted_index *)r->posted_index;
 }
 
-GPUMPI_FN static void gp_pq_index_add(gp_rank *r, int h)
+/* The two lists a posted receive is on, each doubly linked by handle. */
+enum { GP_PQ_POSTED, GP_PQ_SAME };
+
+GPUMPI_FN static void gp_pq_append(int *head, int *tail, int h, int list)
 {
-    gp_posted_index *x = gp_pq_index(r);
-    gp_req *q = gp_req_at(h);
-    int b = gp_pq_bucket(q->src_world);
-    q->indexed = 1;
-    q->next_same = 0;
-    q->prev_same = x->tail[b];
-    if (x->tail[b])
-        gp_req_at(x->tail[b])->next_same = h;
+    gp_req_at(h)->link[list].next = 0;
+    gp_req_at(h)->link[list].prev = *tail;
+    if (*tail)
+        gp_req_at(*tail)->link[list].next = h;
     else
-        x->head[b] = h;
-    x->tail[b] = h;
+        *head = h;
+    *tail = h;
 }
 
-GPUMPI_FN static void gp_pq_index_remove(gp_rank *r, int h)
+GPUMPI_FN static void gp_pq_unlink(int *head, int *tail, int h, int list)
 {
-    gp_posted_index *x = (gp_posted_index *)r->posted_index;
-    gp_req *q = gp_req_at(h);
-    int b = gp_pq_bucket(q->src_world);
-    if (q->prev_same)
-        gp_req_at(q->prev_same)->next_same = q->next_same;
+    int next = gp_req_at(h)->link[list].next, prev = gp_req_at(h)->link[list].prev;
+    if (prev)
+        gp_req_at(prev)->link[list].next = next;
     else
-        x->head[b] = q->next_same;
-    if (q->next_same)
-        gp_req_at(q->next_same)->prev_same = q->prev_same;
+        *head = next;
+    if (next)
+        gp_req_at(next)->link[list].prev = prev;
     else
-        x->tail[b] = q->prev_same;
-    q->indexed = 0;
+        *tail = prev;
 }
 
 GPUMPI_FN void gp_post(int h)
@@ -84,13 +80,7 @@ GPUMPI_FN void gp_post(int h)
     gp_req *q = gp_req_at(h);
     q->post_no = r->posts++;
     q->indexed = 0;
-    q->next_posted = 0;
-    q->prev_posted = r->posted_tail;
-    if (r->posted_tail)
-        gp_req_at(r->posted_tail)->next_posted = h;
-    else
-        r->posted_head = h;
-    r->posted_tail = h;
+    gp_pq_append(&r->posted_head, &r->posted_tail, h, GP_PQ_POSTED);
     if (!r->posted_new) r->posted_new = h; /* the first not yet matched against the unexpected messages */
     gp_flag_set(GP_RF_POSTED, 1);
     gp_flag_set(GP_RF_SETTLED, 0);
@@ -100,16 +90,14 @@ GPUMPI_FN void gp_unpost(int h)
 {
     gp_rank *r = gp_self();
     gp_req *q = gp_req_at(h);
-    if (q->indexed) gp_pq_index_remove(r, h);
-    if (r->posted_new == h) r->posted_new = q->next_posted;
-    if (q->prev_posted)
-        gp_req_at(q->prev_posted)->next_posted = q->next_posted;
-    else
-        r->posted_head = q->next_posted;
-    if (q->next_posted)
-        gp_req_at(q->next_posted)->prev_posted = q->prev_posted;
-    else
-        r->posted_tail = q->prev_posted;
+    if (q->indexed) {
+        gp_posted_index *x = (gp_posted_index *)r->posted_index;
+        int b = gp_pq_bucket(q->src_world);
+        gp_pq_unlink(&x->head[b], &x->tail[b], h, GP_PQ_SAME);
+        q->indexed = 0;
+    }
+    if (r->posted_new == h) r->posted_new = q->link[GP_PQ_POSTED].next;
+    gp_pq_unlink(&r->posted_head, &r->posted_tail, h, GP_PQ_POSTED);
     gp_flag_set(GP_RF_POSTED, r->posted_head != 0);
 }
 
@@ -128,7 +116,7 @@ GPUMPI_FN static void gp_pq_complete(int h, gp_msg *m)
 /* The first receive in list `h` (post order) that message m matches. */
 GPUMPI_FN static int gp_pq_first(int h, const gp_msg *m)
 {
-    for (; h; h = gp_req_at(h)->next_same) {
+    for (; h; h = gp_req_at(h)->link[GP_PQ_SAME].next) {
         const gp_req *q = gp_req_at(h);
         if (gp_matches(m, q->src_world, q->tag, q->ctx)) return h;
     }
@@ -168,12 +156,16 @@ GPUMPI_FN void gp_match_posted(gp_rank *r)
     r->posted_seen = before;
     for (int h = r->posted_new; h;) {
         gp_req *q = gp_req_at(h);
-        int next = q->next_posted;
+        int next = q->link[GP_PQ_POSTED].next;
         gp_msg *m = gp_take_match(q->src_world, q->tag, q->ctx, &before);
-        if (m)
+        if (m) {
             gp_pq_complete(h, m);
-        else
-            gp_pq_index_add(r, h);
+        } else {
+            gp_posted_index *x = gp_pq_index(r);
+            int b = gp_pq_bucket(q->src_world);
+            gp_pq_append(&x->head[b], &x->tail[b], h, GP_PQ_SAME);
+            q->indexed = 1;
+        }
         h = next;
     }
     r->posted_new = 0;

@@ -14,13 +14,15 @@ typedef struct gp_req {
     int active;      /* started, and not yet returned by Wait/Test */
     int done;        /* finished: status is final */
     int freed;       /* MPI_Request_free while active: release once done */
-    int next_posted; /* the next posted receive (handle), 0 at the end */
-    int prev_posted; /* the one before, 0 at the start */
     /* a posted receive (posted.cu): what it matches, in world terms, its
-     * number in post order, and its neighbours in the index by source */
+     * number in post order, and its neighbours (handles, 0 at the ends) in
+     * the posted list (GP_PQ_POSTED) and in its list of the index by source
+     * (GP_PQ_SAME) */
     int src_world, ctx;
     uint32_t post_no;
-    int next_same, prev_same;
+    struct {
+        int next, prev;
+    } link[2];
     int indexed;
     int mode;        /* GP_SEND_* */
     gp_msg *pending; /* a send waiting for its receiver */

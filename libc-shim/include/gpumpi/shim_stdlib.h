@@ -10,16 +10,14 @@
 
 GPUMPI_FN void *gp_malloc(size_t n);
 GPUMPI_FN void *gp_calloc(size_t count, size_t size);
-GPUMPI_FN void *gp_realloc(void *p, size_t n); /* the program's (through gp_rank_realloc): a block it moves
-                                                * lands in private memory first */
+GPUMPI_FN void *gp_realloc(void *p, size_t n); /* the program's: a new or moved block lands in private memory first */
 GPUMPI_FN void gp_free(void *p);
-/* The program's malloc, calloc and realloc: blocks from the rank's private
- * memory first (malloc_private.cu), the shared heap for the rest. The
- * runtime's own memory, which other ranks may read or free, comes from
- * gp_malloc and gp_calloc (shared only). free and realloc take either. */
+/* The program's malloc and calloc: blocks from the rank's private memory
+ * first (malloc_private.cu), the shared heap for the rest. The runtime's
+ * own memory, which other ranks may read or free, comes from gp_malloc and
+ * gp_calloc (shared only). free and realloc take either. */
 GPUMPI_FN void *gp_rank_malloc(size_t n);
 GPUMPI_FN void *gp_rank_calloc(size_t count, size_t size);
-GPUMPI_FN void *gp_rank_realloc(void *p, size_t n);
 /* bytes (rounded up to 16) of the rank's private memory for good, or NULL. */
 GPUMPI_FN void *gp_private_take(size_t bytes);
 GPUMPI_FN void *gp_memalign(size_t align, size_t n);
