@@ -51,7 +51,7 @@ bench_run() {
     secs=$(($(date +%s) - t0))
     cat "$out" >>"$BENCH_LOG"
     # the figures, each line prefixed by who ran it and how
-    grep -E '^(pingpong|barrier|bcast8|reduce8|allreduce8|allreduce8_ref|iallreduce8|msgrate|stencil|halo_anatomy|allpairs) [a-z]+=' "$out" |
+    grep -E '^(pingpong|barrier|bcast8|reduce8|allreduce8|gather8|scatter8|allreduce8_ref|iallreduce8|msgrate|stencil|halo_anatomy|allpairs) [a-z]+=' "$out" |
         sed "s|^|$impl $shape |" >>"$BENCH_REC"
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         st=TIMEOUT
@@ -80,7 +80,7 @@ bench_summary() {
         'fmt("%.2f", v["half_rtt_us_med"]) "(" fmt("%.2f", v["half_rtt_us_min"]) ")"' bytes
     bench_table pingpong "ping-pong: bandwidth, GB/s (bytes / median half round trip)" '$1 "/" $2' \
         'fmt("%.3f", v["bw_GBs"])' bytes
-    bench_table 'barrier|bcast8|reduce8|allreduce8' \
+    bench_table 'barrier|bcast8|reduce8|allreduce8|gather8|scatter8' \
         "collectives: us per call (largest per-rank mean; best of the measurements)" '$1' 'fmt("%.2f", v["us"])' ranks
     bench_table 'allreduce8_ref|iallreduce8' \
         "8-byte MPI_Iallreduce + MPI_Wait against MPI_Allreduce (iallreduce.c): us per call (best)" '$1' \

@@ -1,5 +1,6 @@
-/* Time per call of MPI_Barrier, an 8-byte MPI_Bcast, and 8-byte MPI_Reduce
- * and MPI_Allreduce (MPI_SUM of one double) over all of MPI_COMM_WORLD.
+/* Time per call of MPI_Barrier, an 8-byte MPI_Bcast, 8-byte MPI_Reduce and
+ * MPI_Allreduce (MPI_SUM of one double), and MPI_Gather and MPI_Scatter of
+ * one double per rank, over all of MPI_COMM_WORLD.
  * Plain MPI C: builds with gpumpicc and with mpicc.
  *
  *   collectives [CALLS [REPS [TARGET_MS [WARM]]]]
@@ -14,16 +15,22 @@
  * fit when CALLS is 0.
  *
  * The results are checked on every call: the broadcast's 8 bytes (poisoned
- * beforehand), and the sums (rank + call number over all ranks, exact in a
- * double). A wrong value aborts with a message. */
+ * beforehand), the sums (rank + call number over all ranks, exact in a
+ * double), the value each rank gets from a scatter (poisoned beforehand),
+ * and 64 of a gather's values, spread over the ranks, at the root (all of
+ * them would cost the root a loop over every rank in each call). A wrong
+ * value aborts with a message. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "bench_util.h"
 
-enum { OP_BARRIER, OP_BCAST, OP_REDUCE, OP_ALLREDUCE, NOPS };
-static const char *const op_names[NOPS] = {"barrier", "bcast8", "reduce8", "allreduce8"};
+enum { OP_BARRIER, OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_GATHER, OP_SCATTER, NOPS };
+static const char *const op_names[NOPS] = {"barrier", "bcast8", "reduce8", "allreduce8", "gather8", "scatter8"};
+
+/* the root's arrays of one double per rank for gather and scatter */
+static double *rootbuf;
 
 static void fail_value(const char *op, long call, double got, double want)
 {
@@ -61,10 +68,24 @@ static void run_op(int op, long first, long calls, int me, int n)
             if (me == 0 && s != sum_base + (double)n * (double)v) fail_value("reduce8", c, s, sum_base + (double)n * v);
             break;
         }
-        default: {
+        case OP_ALLREDUCE: {
             double x = (double)me + (double)v, s = -1.0;
             MPI_Allreduce(&x, &s, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
             if (s != sum_base + (double)n * (double)v) fail_value("allreduce8", c, s, sum_base + (double)n * v);
+            break;
+        }
+        case OP_GATHER: {
+            double x = (double)me + (double)v;
+            MPI_Gather(&x, 1, MPI_DOUBLE, rootbuf, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            if (me == 0)
+                for (long r = c % 7; r < n; r += n / 64 + 1)
+                    if (rootbuf[r] != (double)r + (double)v) fail_value("gather8", c, rootbuf[r], (double)r + v);
+            break;
+        }
+        default: { /* the root's values are rank + 0.5, set once */
+            double x = -1.0;
+            MPI_Scatter(rootbuf, 1, MPI_DOUBLE, &x, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+            if (x != (double)me + 0.5) fail_value("scatter8", c, x, (double)me + 0.5);
             break;
         }
         }
@@ -88,7 +109,16 @@ int main(int argc, char **argv)
         printf("%-12s %8s %8s %14s %14s\n", "operation", "ranks", "calls", "min_us", "median_us");
     }
     long numbered = 0;
+    if (me == 0) {
+        rootbuf = (double *)malloc(sizeof(double) * (size_t)n);
+        if (!rootbuf) {
+            printf("collectives: no memory for %d doubles at the root\n", n);
+            MPI_Abort(MPI_COMM_WORLD, 2);
+        }
+    }
     for (int op = 0; op < NOPS; op++) {
+        if (me == 0 && op == OP_SCATTER)
+            for (int r = 0; r < n; r++) rootbuf[r] = (double)r + 0.5;
         run_op(op, numbered, warm, me, n);
         numbered += warm;
         long calls = calls_arg;
@@ -130,6 +160,7 @@ int main(int argc, char **argv)
     MPI_Allreduce(&numbered, &hi, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
     if (lo != hi || lo != numbered) fail_value("the call count (min, max over ranks)", numbered, (double)lo, (double)hi);
     if (me == 0) printf("collectives verified: %ld checked calls on each of %d ranks\n", numbered, n);
+    free(rootbuf);
     MPI_Finalize();
     return 0;
 }

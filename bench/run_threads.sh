@@ -47,7 +47,7 @@ for shape in 2ranks 5ranks; do
     done
 done
 for n in 4 64; do
-    for op in barrier bcast8 reduce8 allreduce8; do
+    for op in barrier bcast8 reduce8 allreduce8 gather8 scatter8; do
         grep -q "^$T ${n}ranks $op ranks=$n calls=[0-9]* reps=[0-9]* us=[0-9.]* us_med=[0-9.]*\$" "$R" ||
             fail "no $op figures at $n ranks"
     done

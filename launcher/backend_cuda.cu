@@ -355,9 +355,13 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     uint32_t *counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * gp_tree_counts_len(&hw.tree), "the collectives tree");
     gp_tagged *tagged = (gp_tagged *)dev_zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&hw.tree), "the collectives tree");
     if (counts && tagged) gp_tree_carve(&hw.tree, counts, tagged);
+    gp_rooted_layout(&hw.rooted, n);
+    hw.rooted.counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * gp_rooted_counts_len(&hw.rooted), "the broadcast tree");
+    hw.rooted.values = (uint64_t *)dev_zalloc(sizeof(uint64_t) * gp_rooted_values_len(&hw.rooted), "the broadcast tree");
+    hw.rooted.slots = (gp_rooted_slot *)dev_zalloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, "the broadcast tree");
     if (service) hw.copy_jobs = (gp_copy_job *)dev_zalloc(sizeof(gp_copy_job) * GP_COPY_JOBS, "copy jobs");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
-    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !hw.tree.values || !hw.tree.counts || !hw.tree.word_in || (service && !hw.copy_jobs) || !w) return 1;
+    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !hw.tree.values || !hw.tree.counts || !hw.tree.word_in || !hw.rooted.counts || !hw.rooted.values || !hw.rooted.slots || (service && !hw.copy_jobs) || !w) return 1;
     if (setup_globals(&hw, n, o->verbose)) return 1;
     if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
         size_t free_bytes = 0, total = 0;

@@ -158,6 +158,10 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     w->tree.values = zalloc((size_t)w->tree.all_inputs * GP_TREE_BYTES);
     gp_tree_carve(&w->tree, zalloc(sizeof(uint32_t) * gp_tree_counts_len(&w->tree)),
                   zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&w->tree)));
+    gp_rooted_layout(&w->rooted, n);
+    w->rooted.counts = zalloc(sizeof(uint32_t) * gp_rooted_counts_len(&w->rooted));
+    w->rooted.values = zalloc(sizeof(uint64_t) * gp_rooted_values_len(&w->rooted));
+    w->rooted.slots = zalloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS);
     w->host_cells = zalloc(sizeof(gp_host_cell) * GP_HOST_CELLS);
     gp_host_service_init(w->host_cells, n, o->tag_output);
     w->block_recs = zalloc(sizeof(gp_block_rec) * (size_t)n);

@@ -146,6 +146,7 @@ GPUMPI_FN int gp_bcast_call(const gp_coll_nb *nb, void *buffer, int count, MPI_D
     GP_TRY(gp_type_check(comm, fn, datatype, count));
     GP_TRY(gp_coll_check_root(comm, fn, root));
     GP_TRY(gp_coll_check_not_in_place(comm, fn, buffer, "the buffer"));
+    if (!nb && gp_shm_bcast(buffer, count, datatype, root, comm)) return MPI_SUCCESS;
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_bcast(s, buffer, count, datatype, root, comm);
     return gp_coll_go(nb, s);

@@ -387,6 +387,7 @@ GPUMPI_FN int gp_reduce_call(const gp_coll_nb *nb, const void *sendbuf, void *re
     } else {
         GP_TRY(gp_coll_check_not_in_place(comm, fn, sendbuf, "the send buffer (only the root may use it)"));
     }
+    if (!nb && gp_shm_reduce(sendbuf, recvbuf, count, datatype, op, root, comm)) return MPI_SUCCESS;
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_reduce(s, sendbuf, recvbuf, count, datatype, op, root, comm);
     return gp_coll_go(nb, s);

@@ -35,6 +35,7 @@ typedef struct gp_req {
     /* GP_REQ_COLL: a nonblocking collective (coll_nonblocking.cu) */
     struct gp_sched *sched; /* its schedule, in heap memory the request owns */
     int next_coll;   /* the next collective in flight (handle), 0 at the end */
+    int next_free;   /* GP_REQ_FREE: the next free handle (gp_rank.req_free), 0 at the end */
 } gp_req;
 
 GPUMPI_FN static inline gp_req *gp_req_at(int h) { return &gp_self()->reqs[h - 1]; }

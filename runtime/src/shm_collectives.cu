@@ -34,55 +34,6 @@ GPUMPI_FN void gp_shm_block_init(void)
     }
 }
 
-/* Waiting in a collective, keeping this rank's receives and nonblocking
- * collectives moving: a peer that has not arrived yet may be waiting in a
- * synchronous send for one of them, or in a wait for this rank's part of
- * a collective. The watchdog hears of the wait (as `fn` on
- * MPI_COMM_WORLD) only once it has lasted GP_BLOCK_SPINS pauses, unless
- * --stats times every call: telling it at every call (even with
- * gp_block_enter/leave inline) made a barrier 1.28 -> 1.40 us at 4 ranks
- * and 54 -> 213 us at 270,336 on an H100. At a gate a rank sleeps until
- * it opens, or for a while if it has something to keep moving; global
- * words (one waiter per block) are polled with sleeps of 32 ns: a few
- * hundred pollers cost L2 nothing, and sleeps of up to 256 ns cost every
- * level of the tree's way down (270,336 ranks on an H100: barrier 7.44 ->
- * 7.11 us, 8-byte allreduce 11.76 -> 11.24). */
-typedef struct gp_coll_waiting {
-    unsigned spins;
-    int told, passive;
-    const char *fn;
-} gp_coll_waiting;
-
-GPUMPI_FN static __forceinline__ gp_coll_waiting gp_coll_wait_begin(const char *fn)
-{
-    gp_coll_waiting w = {0, gp_hot.stats != 0, !gp_progress_wanted(), fn};
-    gp_hand_back();
-    if (w.told) gp_block_enter(fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
-    return w;
-}
-
-/* After a look that found it not yet done; at a gate the look slept. */
-GPUMPI_FN static __forceinline__ void gp_coll_wait_step(gp_coll_waiting *w, int at_gate)
-{
-    /* a rank with no receive posted and no nonblocking collective in
-     * flight has nothing to keep moving */
-    if (!w->passive) gp_progress();
-    if (at_gate)
-        w->spins++;
-    else
-        gp_pause_upto(&w->spins, 32);
-    if (w->spins % GP_BLOCK_SPINS == 0) {
-        if (!w->told) gp_block_enter(w->fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
-        w->told = 1;
-        gp_block_check(w->spins);
-    }
-}
-
-GPUMPI_FN static __forceinline__ void gp_coll_wait_end(gp_coll_waiting *w)
-{
-    if (w->told) gp_block_leave();
-}
-
 /* Waits for *word to reach gen + 1 (on-chip: for the gate that opens with it). */
 GPUMPI_FN __noinline__ void gp_collective_wait(uint32_t *word, uint64_t *gate, uint32_t gen, const char *fn)
 {
@@ -116,13 +67,6 @@ GPUMPI_FN static __forceinline__ void gp_combine_children(gp_lanes g, char *belo
         gp_pairwise_alone(below, GP_TREE_BYTES, n, c);
         gp_copy(v, below, (size_t)c.words * 8);
     }
-}
-
-/* Inputs of the node at `level` whose first input is `first`. */
-GPUMPI_FN static inline uint32_t gp_tree_members(const gp_tree *tr, int level, uint32_t first)
-{
-    uint32_t left = tr->inputs[level] - first;
-    return left < GP_TREE_FANIN ? left : GP_TREE_FANIN;
 }
 
 /* Carries this block's value (v, in lane 0 of g) up the global tree and
@@ -373,37 +317,50 @@ GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_apart(uint64_t v, gp_combine_o
     return gp_blk.result[0];
 }
 
-/* Whether a call takes the tree must not depend on how a rank describes
+/* Whether a reduction takes a tree must not depend on how a rank describes
  * its data (the standard lets ranks use different types of the same
  * signature), so it goes by the basic type and the byte count; data of a
- * derived type is packed on the way in and unpacked on the way out.
- * Only collectives that synchronise anyway take this path: MPI_Bcast and
- * MPI_Reduce stay on messages, so that a root (or a leaf) may leave before
- * the others arrive, as programs written for MPICH expect. */
-GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
-                               MPI_Comm comm)
+ * derived type is packed on the way in and unpacked on the way out. 1 if
+ * it takes one: its words are then in v, its combine in c. */
+GPUMPI_FN int gp_shm_operand(const void *in, int count, MPI_Datatype t, MPI_Op op, MPI_Comm comm, uint64_t *v,
+                             gp_combine_op *c)
 {
     MPI_Datatype basic = gp_type_basic(t);
     if (op < MPI_MAX || op > MPI_BXOR || basic == MPI_DATATYPE_NULL || !gp_comm_spans_world(comm)) return 0;
     size_t bytes = (size_t)count * (size_t)gp_type_size(t);
     int esize = gp_type_size(basic);
     if (bytes == 0 || bytes > GP_TREE_BYTES || esize <= 0) return 0;
-    uint64_t v[GP_WORDS];
-    const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     if (t == basic) /* the common case, without a call into types_pack.cu */
         gp_copy(v, in, bytes);
     else
         gp_type_pack(in, count, t, v);
-    int count_basic = (int)(bytes / (size_t)esize);
-    gp_combine_op c = {op, basic, (int)((bytes + 7) / 8), count_basic, gp_reduce_is_known(op, basic)};
+    gp_combine_op made = {op, basic, (int)((bytes + 7) / 8), (int)(bytes / (size_t)esize), gp_reduce_is_known(op, basic)};
+    *c = made;
+    return 1;
+}
+
+GPUMPI_FN void gp_shm_result(const uint64_t *v, void *out, int count, MPI_Datatype t)
+{
+    if (t == gp_type_basic(t))
+        gp_copy(out, v, (size_t)count * (size_t)gp_type_size(t));
+    else
+        gp_type_unpack(v, (size_t)count * (size_t)gp_type_size(t), out, count, t);
+}
+
+/* Allreduce synchronises anyway, so it takes the block tree (MPI_Bcast
+ * and MPI_Reduce, where a root or a leaf may leave before the others
+ * arrive, as programs written for MPICH expect, take shm_rooted.cu's). */
+GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
+                               MPI_Comm comm)
+{
+    uint64_t v[GP_WORDS];
+    gp_combine_op c;
+    if (!gp_shm_operand(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, t, op, comm, v, &c)) return 0;
     if (c.words == 1)
         v[0] = gp_shm_allreduce_word(v[0], c);
     else
         gp_shm_allreduce_run(v, c);
-    if (t == basic)
-        gp_copy(recvbuf, v, bytes);
-    else
-        gp_type_unpack(v, bytes, recvbuf, count, t);
+    gp_shm_result(v, recvbuf, count, t);
     return 1;
 }
 

@@ -3,12 +3,14 @@
  * mixed, receives matched before and after the message came), a receive
  * takes the oldest message that matches, a sender's messages stay in
  * order, a cancelled receive drops out, and many receives posted at once
- * each get theirs. Ranks pair up: even ranks receive from the odd rank
+ * each get theirs, with the messages sent after they were posted or
+ * already there. Ranks pair up: even ranks receive from the odd rank
  * after them (a last odd-out rank only joins the barriers). The barriers
  * make "posted before the message was sent" hold. */
 #include "mpitest.h"
 
 #define NMANY 600
+#define NTHERE 120
 
 static int peer, receiver, active;
 
@@ -134,6 +136,35 @@ static void many(void)
     }
 }
 
+/* the same with the messages already there when the receives are posted
+ * (all of them at once): each receive takes the oldest message that
+ * matches, whichever order they were posted in */
+static void many_already_there(void)
+{
+    enum { K = NTHERE };
+    static int got[2 * NTHERE];
+    MPI_Request r[2 * K];
+    int k, bad = 0;
+    if (active && !receiver) {
+        for (k = 0; k < K; k++) MPI_Send(&k, 1, MPI_INT, peer, 98, MPI_COMM_WORLD);
+        for (k = K - 1; k >= 0; k--) MPI_Send(&k, 1, MPI_INT, peer, 300 + k, MPI_COMM_WORLD);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (active && receiver) {
+        MPI_Status st;
+        int flag = 0;
+        while (!flag) MPI_Iprobe(peer, 300, MPI_COMM_WORLD, &flag, &st); /* the last one is here */
+        for (k = 0; k < K; k++) MPI_Irecv(&got[K + k], 1, MPI_INT, peer, 300 + k, MPI_COMM_WORLD, &r[K + k]);
+        for (k = 0; k < K; k++)
+            MPI_Irecv(&got[k], 1, MPI_INT, k % 3 ? peer : MPI_ANY_SOURCE, k % 2 ? 98 : MPI_ANY_TAG, MPI_COMM_WORLD,
+                      &r[k]);
+        MPI_Waitall(2 * K, r, MPI_STATUSES_IGNORE);
+        for (k = 0; k < 2 * K; k++) bad += got[k] != k % K;
+        CHECK(bad == 0, "many already there: %d of %d receives got the wrong message", bad, 2 * K);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -146,5 +177,6 @@ int main(int argc, char **argv)
     tags();
     cancelled();
     many();
+    many_already_there();
     return mt_finish();
 }

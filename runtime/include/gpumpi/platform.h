@@ -337,6 +337,9 @@ __device__ static __forceinline__ uint32_t gp_block_take_ticket(uint32_t *count)
 __device__ static __forceinline__ unsigned gp_warp_here(void) { return __activemask(); }
 __device__ static __forceinline__ uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { return __shfl_sync(mask, v, src); }
 __device__ static __forceinline__ uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { return __shfl_down_sync(mask, v, off); }
+/* The lanes of mask whose v is this lane's. */
+__device__ static __forceinline__ unsigned gp_warp_match64(unsigned mask, uint64_t v) { return __match_any_sync(mask, v); }
+__device__ static __forceinline__ int gp_popc(unsigned x) { return __popc(x); }
 /* Brings the lanes of mask back in step, so the code after runs once per
  * warp, not once per lane. Only where every lane of mask is known to get
  * here without waiting on anything else. */
@@ -397,6 +400,8 @@ static inline uint32_t gp_block_take_ticket(uint32_t *count) { return (*count)++
 static inline unsigned gp_warp_here(void) { return 1; }
 static inline uint64_t gp_warp_shfl64(unsigned mask, uint64_t v, int src) { (void)mask; (void)src; return v; }
 static inline uint64_t gp_warp_down64(unsigned mask, uint64_t v, int off) { (void)mask; (void)off; return v; }
+static inline unsigned gp_warp_match64(unsigned mask, uint64_t v) { (void)v; return mask; }
+static inline int gp_popc(unsigned x) { return __builtin_popcount(x); }
 static inline void gp_warp_converge(unsigned mask) { (void)mask; }
 /* A block is one rank here: nobody else ever waits at its gates. */
 static inline void gp_gate_init(uint64_t *gate) { *gate = 0; }

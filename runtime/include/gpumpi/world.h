@@ -120,6 +120,40 @@ GPUMPI_HD static inline void gp_tree_carve(gp_tree *t, uint32_t *counts, gp_tagg
     t->word_in = tagged;
 }
 
+/* MPI_Bcast and MPI_Reduce of up to GP_TREE_BYTES over the world, without
+ * making every rank wait for every other (shm_rooted.cu): up to
+ * GP_ROOTED_SLOTS such calls are in flight at once, call k in slot
+ * k % GP_ROOTED_SLOTS of a ring. Ranks count in up a tree over the ranks
+ * themselves (fan-in GP_TREE_FANIN, one per slot): a broadcast's readers
+ * once they have the data, a reduction's ranks with their values, which
+ * combine at each node in a fixed pairing. */
+#define GP_ROOTED_SLOTS 4
+typedef struct gp_rooted_slot {
+    uint32_t tag;  /* call number + 1 of the data here: a broadcast's, or a reduction's result */
+    uint32_t uses; /* calls through this slot that every rank is done with: call k may take
+                    * it once uses == k / GP_ROOTED_SLOTS */
+    uint64_t data[GP_TREE_BYTES / 8];
+} gp_rooted_slot;
+
+typedef struct gp_rooted {
+    gp_tree shape;          /* the tree over the ranks: its levels, inputs and bases (gp_tree_layout) */
+    uint32_t *counts;       /* arrivals: GP_ROOTED_SLOTS x (shape.nodes + 1) */
+    uint64_t *values;       /* inputs' values: GP_ROOTED_SLOTS x GP_TREE_BYTES / 8 words x
+                             * shape.all_inputs, word by word (a warp's ranks write one line) */
+    gp_rooted_slot *slots;  /* GP_ROOTED_SLOTS */
+} gp_rooted;
+
+/* Its shape for n ranks and the lengths of its arrays, which the launcher allocates zero-filled. */
+GPUMPI_HD static inline void gp_rooted_layout(gp_rooted *r, int n) { gp_tree_layout(&r->shape, n); }
+GPUMPI_HD static inline size_t gp_rooted_counts_len(const gp_rooted *r)
+{
+    return (size_t)GP_ROOTED_SLOTS * ((size_t)r->shape.nodes + 1);
+}
+GPUMPI_HD static inline size_t gp_rooted_values_len(const gp_rooted *r)
+{
+    return (size_t)GP_ROOTED_SLOTS * (GP_TREE_BYTES / 8) * (size_t)r->shape.all_inputs;
+}
+
 enum gp_slot_state {
     GP_SLOT_FREE = 0,   /* the sender may fill it */
     GP_SLOT_QUEUED = 1, /* in the receiver's unexpected queue */
@@ -172,6 +206,7 @@ typedef struct gp_rank {
     int init_state;     /* 0 before MPI_Init, 1 inside, 2 after MPI_Finalize */
     struct gp_req *reqs;/* this rank's requests (requests.cu); handle = index + 1 */
     int nreqs, cap_reqs;
+    int req_free;       /* the most recently freed request handle (requests.cu), 0 = none */
     int posted_head;    /* posted receives in the order posted: request handles, 0 = none */
     int posted_tail;
     /* nonblocking collectives and matched probes (issue 9 part A) */
@@ -208,6 +243,8 @@ typedef struct gp_rank {
     uint32_t posted_seen;/* arrivals before this have been offered to the indexed receives */
     int posted_new;      /* the first posted receive not yet matched against the unexpected messages, 0: none */
     void *posted_index;  /* the index of posted receives by source, made on first use */
+    uint64_t rooted_calls; /* broadcasts and reductions over the world so far (shm_rooted.cu) */
+    uint32_t sends_waiting; /* nonblocking sends whose receiver has yet to take them (requests.cu) */
 } gp_rank;
 
 /* What a rank blocked in MPI waits for, in memory the launcher reads while
@@ -298,6 +335,7 @@ typedef struct gp_world {
     size_t private_bytes;    /* each rank's private memory (--private); 0: none */
     gp_heap heap;            /* the launcher sets base and size (--heap) */
     gp_tree tree;            /* MPI_COMM_WORLD's combining tree; the launcher allocates it */
+    gp_rooted rooted;        /* broadcasts and reductions over the world (shm_rooted.cu); the launcher too */
     gp_copy_job *copy_jobs;  /* GP_COPY_JOBS entries; NULL: no copy service */
     uint32_t ranks_done;     /* ranks that have returned (the copy service stops at nranks) */
     char processor_name[256];
