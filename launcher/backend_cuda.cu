@@ -389,7 +389,8 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
 
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
-    gp_world_hot hot = {hw.ranks, hw.slots, hw.inbox, hw.stats, hw.nranks};
+    gp_world_hot hot = {hw.ranks, hw.slots, hw.inbox, hw.stats, hw.nranks, hw.rooted.shape.all_inputs,
+                        hw.rooted.slots, hw.rooted.counts, hw.rooted.values};
     CK(cudaMemcpyToSymbol(gp_hot, &hot, sizeof hot));
     gp_clock_origin_kernel<<<1, 1>>>(w);
     CK(cudaGetLastError());

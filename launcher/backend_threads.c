@@ -200,6 +200,10 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     gp_hot.inbox = w->inbox;
     gp_hot.stats = w->stats;
     gp_hot.nranks = w->nranks;
+    gp_hot.rooted_plane = w->rooted.shape.all_inputs;
+    gp_hot.rooted_slots = w->rooted.slots;
+    gp_hot.rooted_counts = w->rooted.counts;
+    gp_hot.rooted_values = w->rooted.values;
 
     pthread_attr_t attr;
     pthread_attr_init(&attr);

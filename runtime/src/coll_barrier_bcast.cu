@@ -152,7 +152,4 @@ GPUMPI_FN int gp_bcast_call(const gp_coll_nb *nb, void *buffer, int count, MPI_D
     return gp_coll_go(nb, s);
 }
 
-GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
-{
-    return gp_bcast_call(0, buffer, count, datatype, root, comm);
-}
+/* MPI_Bcast itself is in shm_rooted.cu: its fast path is inline (shm_rooted.h). */

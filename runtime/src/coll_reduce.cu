@@ -393,11 +393,7 @@ GPUMPI_FN int gp_reduce_call(const gp_coll_nb *nb, const void *sendbuf, void *re
     return gp_coll_go(nb, s);
 }
 
-GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
-                         MPI_Comm comm)
-{
-    return gp_reduce_call(0, sendbuf, recvbuf, count, datatype, op, root, comm);
-}
+/* MPI_Reduce itself is in shm_rooted.cu: its fast path is inline (shm_rooted.h). */
 
 GPUMPI_FN int gp_allreduce_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count,
                                 MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)

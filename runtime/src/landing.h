@@ -43,6 +43,15 @@ GPUMPI_FN static inline uint64_t gp_land_bytes(const void *p, size_t bytes)
     return v;
 }
 
+/* The other way: the first `bytes` bytes of word into dst. */
+GPUMPI_FN static inline void gp_land_put_bytes(void *dst, uint64_t word, size_t bytes)
+{
+    if (bytes == 8 && ((uintptr_t)dst & 7) == 0)
+        *(uint64_t *)dst = word;
+    else
+        for (size_t i = 0; i < bytes; i++) ((unsigned char *)dst)[i] = (unsigned char)(word >> (8 * i));
+}
+
 /* Lands `bytes` (at most GP_LAND_BYTES) bytes, `payload` (gp_land_bytes),
  * from this rank at dest_world if a receive that matches waits there (`v`:
  * what its inbox was seen to hold): 1 when it did (the send is complete),
@@ -102,10 +111,7 @@ GPUMPI_FN static __forceinline__ void gp_land_deliver(gp_inbox landed, void *dst
                                                       size_t *got_bytes)
 {
     size_t bytes = (landed.head >> 2) & 15;
-    if (bytes == 8 && ((uintptr_t)dst & 7) == 0)
-        *(uint64_t *)dst = landed.word;
-    else
-        for (size_t i = 0; i < bytes; i++) ((unsigned char *)dst)[i] = (unsigned char)(landed.word >> (8 * i));
+    gp_land_put_bytes(dst, landed.word, bytes);
     *got_src = (int)((landed.head >> 8) & 0xffffffu);
     *got_tag = (int)(uint32_t)(landed.head >> 32);
     *got_bytes = bytes;

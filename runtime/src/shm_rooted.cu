@@ -12,7 +12,8 @@
  * be that many calls ahead of the slowest. Ranks count in up a tree over
  * the ranks (fan-in 32, so a warp's ranks are one node's inputs and count
  * in with one atomic when they come together); a node's last arrival
- * carries it up, and the top's carrier ends the call for the slot:
+ * carries it up, and the top's carrier ends the call for the slot
+ * (the path every rank takes is inline: shm_rooted.h):
  * - broadcast: the root writes the data into the slot and its tag; the
  *   others wait for the tag, copy, and count in; the top marks the slot
  *   used, which frees it for call k + GP_ROOTED_SLOTS;
@@ -23,40 +24,35 @@
  *   marks the slot used.
  * A rank takes slot s for a new call only once it is used (everyone is
  * through with the previous call there). */
-#include "shm_collectives.h"
+#include "shm_rooted.h"
 
-GPUMPI_FN static inline gp_rooted_slot *gp_rooted_slot_of(uint64_t k)
-{
-    return &gp_w()->rooted.slots[k % GP_ROOTED_SLOTS];
-}
-
-GPUMPI_FN static inline uint32_t gp_rooted_use(uint64_t k) { return (uint32_t)(k / GP_ROOTED_SLOTS); }
-
-/* Waits for *word == want. Every rank may wait here at once, all on one
- * word: sleeps grow to 1 us between looks, so the polls do not crowd L2. */
-GPUMPI_FN __noinline__ static void gp_rooted_wait(uint32_t *word, uint32_t want, const char *fn)
+/* Waits for *word == want (a slot's tag or uses), which every rank may be
+ * waiting on at once: sleeps grow to 1 us between looks, and past a
+ * millisecond to an eighth of the time waited so far (at most half a
+ * millisecond), so a long wait comes back at most an eighth late. With
+ * 1 us throughout, the ranks of a task farm that had finished and waited
+ * in its closing MPI_Bcast for the master kept that one word's L2 slice
+ * busy, and the master, still handing out tasks, slowed: taskfarm over
+ * 270,336 ranks 3.27 -> 4.16 s (H200; with 32 us past a millisecond 3.76). */
+GPUMPI_FN __noinline__ void gp_rooted_wait(uint32_t *word, uint32_t want, const char *fn)
 {
     gp_coll_waiting w = gp_coll_wait_begin(fn);
     unsigned spins = 0;
+    uint64_t t0 = 0;
     while (gp_load_acquire(word) != want) {
-        gp_pause_upto(&spins, 1000);
+        if (spins < 1024) {
+            gp_pause_upto(&spins, 1000);
+        } else {
+            uint64_t now = gp_clock_ns();
+            if (!t0) t0 = now;
+            uint64_t nap = (now - t0) / 8;
+            nap = nap < 2000 ? 2000 : nap > 500000 ? 500000 : nap;
+            for (uint64_t slept = 0; slept < nap; slept += 2000) gp_pause_upto(&spins, 2000);
+        }
         spins++;
         gp_coll_wait_step(&w, 1);
     }
     gp_coll_wait_end(&w);
-}
-
-GPUMPI_FN static __forceinline__ void gp_rooted_wait_for(uint32_t *word, uint32_t want, const char *fn)
-{
-    if (gp_load_acquire(word) != want) gp_rooted_wait(word, want, fn);
-}
-
-/* Call k's slot, once everyone is through with its previous call. */
-GPUMPI_FN static __forceinline__ gp_rooted_slot *gp_rooted_take(uint64_t k, const char *fn)
-{
-    gp_rooted_slot *slot = gp_rooted_slot_of(k);
-    gp_rooted_wait_for(&slot->uses, gp_rooted_use(k), fn);
-    return slot;
 }
 
 /* Combines the n inputs at `in` (word w of input j at in[w * plane + j])
@@ -94,63 +90,67 @@ GPUMPI_FN static void gp_rooted_combine(gp_lanes g, uint64_t *in, size_t plane, 
     for (int w = 0; w < c.words; w++) v[w] = gp_load_relaxed64(in + (size_t)w * plane);
 }
 
-/* Counts this rank in for call k with its value v (c.words of them; none
- * for a broadcast's count) and carries every node it completes up the
- * tree, with the lanes that came in with it (a whole warp loads a node's
- * inputs together). Returns 1 in the one rank that completes the top,
- * with the combined value in v. */
-GPUMPI_FN __noinline__ static int gp_rooted_climb(uint64_t k, uint64_t *v, gp_combine_op c)
+/* The group (mask) that completed its node at level 0 of call k's tree
+ * (gp_rooted_arrive) carries it on: combines the node's inputs (c.words words each; none
+ * for a broadcast's count), and every node above it completes, with the
+ * lanes that came in with it (a whole warp loads a node's inputs
+ * together). The one that completes the top ends the call for the slot: a
+ * reduction's result into the slot and its tag, or a broadcast's slot
+ * marked used. */
+GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combine_op c)
 {
     gp_rooted *rt = &gp_w()->rooted;
     const gp_tree *sh = &rt->shape;
-    uint32_t s = (uint32_t)(k % GP_ROOTED_SLOTS), idx = (uint32_t)gp_thread_rank();
-    uint32_t *counts = rt->counts + (size_t)s * (sh->nodes + 1);
+    uint32_t s = (uint32_t)(k % GP_ROOTED_SLOTS), idx = (uint32_t)gp_thread_rank() >> GP_TREE_FANIN_BITS;
     size_t plane = sh->all_inputs;
-    uint64_t *vals = rt->values + (size_t)s * GP_WORDS * plane;
-    /* the lanes here in the same call and the same node count in together;
-     * a warp's lanes may be in different calls (a loop's), or nodes
-     * (blocks that are not whole warps) */
-    unsigned mask = gp_warp_match64(gp_warp_here(), k << 32 | idx >> GP_TREE_FANIN_BITS);
-    int lane = gp_lane_id();
-    gp_lanes g = {mask, gp_popc(mask & ((1u << lane) - 1u)), gp_popc(mask), gp_lowest_bit(mask)};
-    for (int level = 0; level < sh->levels; level++) {
+    uint64_t *vals = rt->values + (size_t)s * GP_WORDS * plane, v[GP_WORDS];
+    gp_lanes g = {mask, gp_popc(mask & ((1u << gp_lane_id()) - 1u)), gp_popc(mask), gp_lowest_bit(mask)};
+    gp_warp_converge(g.mask); /* the leader's acquire, for every lane */
+    if (g.me == 0) rt->counts[(size_t)idx * GP_ROOTED_SLOTS + s] = 0; /* published by the release steps above */
+    uint32_t left = (uint32_t)gp_hot.nranks - (idx << GP_TREE_FANIN_BITS);
+    if (c.words) gp_rooted_combine(g, vals + (idx << GP_TREE_FANIN_BITS), plane, left < 32 ? (int)left : 32, v, c);
+    for (int level = 1; level < sh->levels; level++) {
         uint32_t node = idx >> GP_TREE_FANIN_BITS, first = node << GP_TREE_FANIN_BITS;
         uint32_t members = gp_tree_members(sh, level, first);
         uint64_t *in = vals + sh->value_base[level];
-        /* at level 0 each lane is an input; above, the group carries one */
-        uint32_t inputs = level == 0 ? (uint32_t)g.size : 1;
-        if (level == 0 || g.me == 0)
+        if (g.me == 0)
             for (int w = 0; w < c.words; w++) in[(size_t)w * plane + idx] = v[w];
-        gp_warp_converge(g.mask); /* the group's values before its count */
-        uint32_t *count = &counts[sh->node_base[level] + node], old = 0;
-        if (g.me == 0) old = gp_fetch_add(count, inputs); /* publishes ours, acquires the others' */
+        uint32_t *count = &rt->counts[((size_t)sh->node_base[level] + node) * GP_ROOTED_SLOTS + s], old = 0;
+        if (g.me == 0) old = gp_fetch_add(count, 1); /* publishes ours, acquires the others' */
         old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
-        if (old + inputs != members) return 0; /* a later arrival carries the node */
+        if (old + 1 != members) return; /* a later arrival carries the node */
         gp_warp_converge(g.mask); /* the leader's acquire, for every lane */
-        if (g.me == 0) *count = 0; /* published by the release steps above */
+        if (g.me == 0) *count = 0;
         if (c.words) gp_rooted_combine(g, in + first, plane, (int)members, v, c);
         idx = node;
     }
-    if (g.me != 0) return 0;
-    return 1;
+    if (g.me != 0) return;
+    gp_rooted_slot *slot = gp_rooted_slot_of(k);
+    if (c.words) {
+        for (int w = 0; w < c.words; w++) slot->data[w] = v[w];
+        gp_store_release(&slot->tag, (uint32_t)(k + 1));
+    } else {
+        gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
+    }
 }
 
+/* The general cases: up to GP_TREE_BYTES of any type, on any
+ * communicator that spans the world in world order. */
 GPUMPI_FN int gp_shm_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm)
 {
     size_t bytes = gp_coll_bytes(count, t);
     if (bytes == 0 || bytes > GP_TREE_BYTES || !gp_comm_spans_world(comm)) return 0;
-    uint64_t k = gp_self()->rooted_calls++;
+    int me_root = gp_thread_rank() == root;
+    uint64_t k = gp_rooted_begin(me_root, "MPI_Bcast");
+    gp_rooted_slot *slot = gp_rooted_slot_of(k);
     char *direct = gp_coll_contiguous(buf, count, t);
-    gp_rooted_slot *slot;
-    if (gp_thread_rank() == root) {
-        slot = gp_rooted_take(k, "MPI_Bcast");
+    if (me_root) {
         if (direct)
             gp_copy(slot->data, direct, bytes);
         else
             gp_type_pack(buf, count, t, slot->data);
         gp_store_release(&slot->tag, (uint32_t)(k + 1));
     } else {
-        slot = gp_rooted_slot_of(k);
         gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), "MPI_Bcast");
         if (direct)
             gp_copy(direct, slot->data, bytes);
@@ -158,7 +158,7 @@ GPUMPI_FN int gp_shm_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_C
             gp_type_unpack(slot->data, bytes, buf, count, t);
     }
     gp_combine_op none = {MPI_OP_NULL, MPI_BYTE, 0, 0, 0};
-    if (gp_rooted_climb(k, 0, none)) gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
+    gp_rooted_arrive(k, none);
     return 1;
 }
 
@@ -168,16 +168,29 @@ GPUMPI_FN int gp_shm_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     uint64_t v[GP_WORDS];
     gp_combine_op c;
     if (!gp_shm_operand(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, t, op, comm, v, &c)) return 0;
-    uint64_t k = gp_self()->rooted_calls++;
-    gp_rooted_slot *slot = gp_rooted_take(k, "MPI_Reduce");
-    if (gp_rooted_climb(k, v, c)) {
-        for (int w = 0; w < c.words; w++) slot->data[w] = v[w];
-        gp_store_release(&slot->tag, (uint32_t)(k + 1));
+    uint64_t k = gp_rooted_begin(1, "MPI_Reduce");
+    if (c.words == 1) {
+        v[0] = gp_rooted_reduce_word(k, v[0], c, root);
+    } else {
+        for (int w = 0; w < c.words; w++) *gp_rooted_input(k, w) = v[w];
+        gp_rooted_arrive(k, c);
+        if (gp_thread_rank() != root) return 1;
+        gp_rooted_slot *slot = gp_rooted_slot_of(k);
+        gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), "MPI_Reduce");
+        for (int w = 0; w < c.words; w++) v[w] = slot->data[w];
+        gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
     }
-    if (gp_thread_rank() != root) return 1;
-    gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), "MPI_Reduce");
-    for (int w = 0; w < c.words; w++) v[w] = slot->data[w];
-    gp_shm_result(v, recvbuf, count, t);
-    gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
+    if (gp_thread_rank() == root) gp_shm_result(v, recvbuf, count, t);
     return 1;
+}
+
+GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
+{
+    return gp_bcast_inline(buffer, count, datatype, root, comm);
+}
+
+GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
+                         MPI_Comm comm)
+{
+    return gp_reduce_inline(sendbuf, recvbuf, count, datatype, op, root, comm);
 }

@@ -13,21 +13,6 @@
 
 enum { N = 64, REPS = 8 };
 
-/* sign * (1 + mantissa) * 2^e with e from -30 to 30: sums round differently in different orders */
-static float fvalue(int r, int i)
-{
-    unsigned h = (unsigned)(r * 2654435761u) ^ (unsigned)(i * 40503u);
-    h ^= h >> 13;
-    h *= 0x5bd1e995u;
-    h ^= h >> 15;
-    float m = 1.0f + (float)(h & 0xffff) / 65536.0f;
-    int e = (int)((h >> 16) % 61) - 30;
-    float v = m;
-    for (; e > 0; e--) v *= 2.0f;
-    for (; e < 0; e++) v *= 0.5f;
-    return (h >> 31) ? -v : v;
-}
-
 /* a rank-dependent delay, different in each repetition, to shuffle arrivals */
 static void jitter(int rep)
 {
@@ -41,8 +26,8 @@ static void floats(void)
     float in[N], first[N], out[N], root0[N];
     double din[N], dfirst[N], dout[N];
     for (int i = 0; i < N; i++) {
-        in[i] = fvalue(rank, i);
-        din[i] = (double)fvalue(rank, i + N) * 1e10 + fvalue(rank, i);
+        in[i] = mt_fvalue(rank, i);
+        din[i] = (double)mt_fvalue(rank, i + N) * 1e10 + mt_fvalue(rank, i);
     }
     for (int rep = 0; rep < REPS; rep++) {
         jitter(rep);
@@ -72,7 +57,7 @@ static void floats(void)
     /* scan and reduce_scatter_block, repeated */
     float sfirst[N], sout[N];
     float *rin = mt_alloc(sizeof(float) * 4 * size), rfirst[4], rout[4];
-    for (int i = 0; i < 4 * size; i++) rin[i] = fvalue(rank, i + 7);
+    for (int i = 0; i < 4 * size; i++) rin[i] = mt_fvalue(rank, i + 7);
     for (int rep = 0; rep < REPS; rep++) {
         jitter(rep + 2);
         MPI_Scan(in, sout, N, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
@@ -86,7 +71,7 @@ static void floats(void)
     /* a large vector (reductions of large vectors may take other algorithms) */
     int big = 8192;
     float *bin = mt_alloc(sizeof(float) * big), *bout = mt_alloc(sizeof(float) * big), *bfirst = mt_alloc(sizeof(float) * big);
-    for (int i = 0; i < big; i++) bin[i] = fvalue(rank, i);
+    for (int i = 0; i < big; i++) bin[i] = mt_fvalue(rank, i);
     for (int rep = 0; rep < 4; rep++) {
         jitter(rep);
         MPI_Allreduce(bin, bout, big, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);

@@ -50,6 +50,21 @@ static inline void *mt_alloc(size_t bytes)
     return p;
 }
 
+/* sign * (1 + mantissa) * 2^e with e from -30 to 30: sums round differently in different orders */
+static inline float mt_fvalue(int r, int i)
+{
+    unsigned h = (unsigned)(r * 2654435761u) ^ (unsigned)(i * 40503u);
+    h ^= h >> 13;
+    h *= 0x5bd1e995u;
+    h ^= h >> 15;
+    float m = 1.0f + (float)(h & 0xffff) / 65536.0f;
+    int e = (int)((h >> 16) % 61) - 30;
+    float v = m;
+    for (; e > 0; e--) v *= 2.0f;
+    for (; e < 0; e++) v *= 0.5f;
+    return (h >> 31) ? -v : v;
+}
+
 /* the final report, then MPI_Finalize; main returns what this returns */
 static int mt_finish(void)
 {

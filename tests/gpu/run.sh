@@ -87,7 +87,8 @@ done
 # look into. Session 11 found why nbc_basic had taken over 400 s: most
 # ranks made full progress passes while a root had work to do.)
 LARGEST="p2p_nonblocking p2p_send_reuse p2p_small allreduce_small coll_basic comm_split_dup nbc_basic nbc_stress mprobe \
-    status_request attr_finalize info_comm errh_codes errh_return type_darray_contents graph_topo neighbor_coll private_memory"
+    status_request attr_finalize info_comm errh_codes errh_return type_darray_contents graph_topo neighbor_coll private_memory \
+    bcast_reduce_small"
 part largest && for t in $LARGEST; do
     MAX=$(largest_resident "$B/conformance/$t")
     t0=$(date +%s) # each one's time: a slow run and a stuck one differ here before they hit the limit

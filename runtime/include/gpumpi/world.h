@@ -137,7 +137,7 @@ typedef struct gp_rooted_slot {
 
 typedef struct gp_rooted {
     gp_tree shape;          /* the tree over the ranks: its levels, inputs and bases (gp_tree_layout) */
-    uint32_t *counts;       /* arrivals: GP_ROOTED_SLOTS x (shape.nodes + 1) */
+    uint32_t *counts;       /* arrivals: (shape.nodes + 1) x GP_ROOTED_SLOTS, node by node */
     uint64_t *values;       /* inputs' values: GP_ROOTED_SLOTS x GP_TREE_BYTES / 8 words x
                              * shape.all_inputs, word by word (a warp's ranks write one line) */
     gp_rooted_slot *slots;  /* GP_ROOTED_SLOTS */
@@ -359,6 +359,12 @@ typedef struct gp_world_hot {
     gp_inbox *inbox;
     gp_rank_stats *stats; /* NULL without --stats */
     int nranks;
+    /* gp_world.rooted's arrays: a broadcast's or reduction's every rank
+     * reaches them (shm_rooted.h) */
+    uint32_t rooted_plane;
+    gp_rooted_slot *rooted_slots;
+    uint32_t *rooted_counts;
+    uint64_t *rooted_values;
 } gp_world_hot;
 extern GPUMPI_CONST_VAR gp_world_hot gp_hot;
 
