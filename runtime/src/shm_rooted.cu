@@ -99,23 +99,22 @@ GPUMPI_FN static void gp_rooted_combine(gp_lanes g, uint64_t *in, size_t plane, 
  * marked used. */
 GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combine_op c)
 {
-    gp_rooted *rt = &gp_w()->rooted;
-    const gp_tree *sh = &rt->shape;
+    const gp_tree *sh = &gp_w()->rooted.shape;
     uint32_t s = (uint32_t)(k % GP_ROOTED_SLOTS), idx = (uint32_t)gp_thread_rank() >> GP_TREE_FANIN_BITS;
-    size_t plane = sh->all_inputs;
-    uint64_t *vals = rt->values + (size_t)s * GP_WORDS * plane, v[GP_WORDS];
+    size_t plane = gp_hot.rooted_plane;
+    uint64_t *vals = gp_hot.rooted_values + (size_t)s * GP_WORDS * plane, v[GP_WORDS];
     gp_lanes g = {mask, gp_popc(mask & ((1u << gp_lane_id()) - 1u)), gp_popc(mask), gp_lowest_bit(mask)};
     gp_warp_converge(g.mask); /* the leader's acquire, for every lane */
-    if (g.me == 0) rt->counts[(size_t)idx * GP_ROOTED_SLOTS + s] = 0; /* published by the release steps above */
-    uint32_t left = (uint32_t)gp_hot.nranks - (idx << GP_TREE_FANIN_BITS);
-    if (c.words) gp_rooted_combine(g, vals + (idx << GP_TREE_FANIN_BITS), plane, left < 32 ? (int)left : 32, v, c);
+    if (g.me == 0) *gp_rooted_count(idx, k) = 0; /* published by the release steps above */
+    uint32_t first0 = idx << GP_TREE_FANIN_BITS; /* the node's first input (level 0: a rank) */
+    if (c.words) gp_rooted_combine(g, vals + first0, plane, (int)gp_tree_members(sh, 0, first0), v, c);
     for (int level = 1; level < sh->levels; level++) {
         uint32_t node = idx >> GP_TREE_FANIN_BITS, first = node << GP_TREE_FANIN_BITS;
         uint32_t members = gp_tree_members(sh, level, first);
         uint64_t *in = vals + sh->value_base[level];
         if (g.me == 0)
             for (int w = 0; w < c.words; w++) in[(size_t)w * plane + idx] = v[w];
-        uint32_t *count = &rt->counts[((size_t)sh->node_base[level] + node) * GP_ROOTED_SLOTS + s], old = 0;
+        uint32_t *count = gp_rooted_count((size_t)sh->node_base[level] + node, k), old = 0;
         if (g.me == 0) old = gp_fetch_add(count, 1); /* publishes ours, acquires the others' */
         old = (uint32_t)gp_warp_shfl64(g.mask, old, g.leader);
         if (old + 1 != members) return; /* a later arrival carries the node */
@@ -169,17 +168,7 @@ GPUMPI_FN int gp_shm_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
     gp_combine_op c;
     if (!gp_shm_operand(sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf, count, t, op, comm, v, &c)) return 0;
     uint64_t k = gp_rooted_begin(1, "MPI_Reduce");
-    if (c.words == 1) {
-        v[0] = gp_rooted_reduce_word(k, v[0], c, root);
-    } else {
-        for (int w = 0; w < c.words; w++) *gp_rooted_input(k, w) = v[w];
-        gp_rooted_arrive(k, c);
-        if (gp_thread_rank() != root) return 1;
-        gp_rooted_slot *slot = gp_rooted_slot_of(k);
-        gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), "MPI_Reduce");
-        for (int w = 0; w < c.words; w++) v[w] = slot->data[w];
-        gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
-    }
+    gp_rooted_reduce(k, v, c, root);
     if (gp_thread_rank() == root) gp_shm_result(v, recvbuf, count, t);
     return 1;
 }

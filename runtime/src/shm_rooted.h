@@ -41,6 +41,13 @@ GPUMPI_FN static inline uint64_t *gp_rooted_input(uint64_t k, int w)
     return gp_hot.rooted_values + ((k % GP_ROOTED_SLOTS) * GP_WORDS + (size_t)w) * plane + (size_t)gp_thread_rank();
 }
 
+/* The count of arrivals at node `node` (numbered across levels, level 0
+ * first) of call k's tree: each node's counts of the slots side by side. */
+GPUMPI_FN static inline uint32_t *gp_rooted_count(size_t node, uint64_t k)
+{
+    return &gp_hot.rooted_counts[node * GP_ROOTED_SLOTS + k % GP_ROOTED_SLOTS];
+}
+
 /* Counts this rank in at its node of call k's tree (its value, if any,
  * left at its input), with the lanes here in the same call and node: one
  * atomic. The group that completes the node carries it on. A warp's lanes
@@ -54,23 +61,22 @@ GPUMPI_FN static __forceinline__ void gp_rooted_arrive(uint64_t k, gp_combine_op
     uint32_t old = 0;
     gp_warp_converge(mask); /* the group's values before its count */
     if (gp_lane_id() == leader)
-        old = gp_fetch_add(&gp_hot.rooted_counts[(size_t)node * GP_ROOTED_SLOTS + k % GP_ROOTED_SLOTS], (uint32_t)size);
+        old = gp_fetch_add(gp_rooted_count(node, k), (uint32_t)size);
     old = (uint32_t)gp_warp_shfl64(mask, old, leader);
     if (old + (uint32_t)size == (left < GP_TREE_FANIN ? left : GP_TREE_FANIN)) gp_rooted_carry(k, mask, c);
 }
 
-/* A reduction's call k of one word: every rank counts in with its value,
- * and the root returns the result. */
-GPUMPI_FN static __forceinline__ uint64_t gp_rooted_reduce_word(uint64_t k, uint64_t v, gp_combine_op c, int root)
+/* A reduction's call k: every rank counts in with its value (words of
+ * v), and the root gets the result in v. */
+GPUMPI_FN static __forceinline__ void gp_rooted_reduce(uint64_t k, uint64_t *v, gp_combine_op c, int root)
 {
-    *gp_rooted_input(k, 0) = v;
+    for (int w = 0; w < c.words; w++) *gp_rooted_input(k, w) = v[w];
     gp_rooted_arrive(k, c);
-    if (gp_thread_rank() != root) return v;
+    if (gp_thread_rank() != root) return;
     gp_rooted_slot *slot = gp_rooted_slot_of(k);
     gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), "MPI_Reduce");
-    v = slot->data[0];
+    for (int w = 0; w < c.words; w++) v[w] = slot->data[w];
     gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
-    return v;
 }
 
 /* Up to 8 bytes of a basic type over MPI_COMM_WORLD, inline; anything
@@ -112,7 +118,7 @@ GPUMPI_FN static __forceinline__ int gp_reduce_inline(const void *sendbuf, void 
     uint64_t v = wide ? *(const uint64_t *)sendbuf : *(const uint32_t *)sendbuf;
     uint64_t k = gp_rooted_begin(1, "MPI_Reduce");
     gp_combine_op c = {op, datatype, 1, 1, 1};
-    v = gp_rooted_reduce_word(k, v, c, root);
+    gp_rooted_reduce(k, &v, c, root);
     if (gp_thread_rank() != root) return MPI_SUCCESS;
     if (wide)
         *(uint64_t *)recvbuf = v;

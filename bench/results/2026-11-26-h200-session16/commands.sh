@@ -91,3 +91,12 @@ for t in bcast_reduce_small coll_basic coll_reproducible comm_split_dup; do for 
   echo "== $t $n: $(timeout 120 .gpubuild/v10/$t ---gpumpi -n $n 2>&1 | tail -1)" >>$L; done; done
 echo "== bcast_reduce_small 270336: $(timeout 120 .gpubuild/v10/bcast_reduce_small ---gpumpi -n 270336 2>&1 | tail -1)" >>$L
 cat $L
+# --- v11.sh (review mend check)
+#!/bin/sh
+# session 16, review mend: one reduction path in shm_rooted, one count index
+L=$OUT/mend.txt
+nvidia-smi --query-gpu=name --format=csv,noheader >>$L
+for n in 7 65 4096 4097 270336; do echo "== brs $n: $(timeout 90 .gpubuild/v11/bcast_reduce_small ---gpumpi -n $n 2>&1 | tail -1)" >>$L; echo "== brs_lib $n: $(timeout 90 .gpubuild/v11/bcast_reduce_small_lib ---gpumpi -n $n 2>&1 | tail -1)" >>$L; done
+echo "== coll_reproducible 4096: $(timeout 90 .gpubuild/v11/coll_reproducible ---gpumpi -n 4096 2>&1 | tail -1)" >>$L
+for n in 4096 270336; do timeout 90 .gpubuild/v11/collectives 0 3 200 3 ---gpumpi -n $n 2>&1 | grep "ranks=" >>$L; done
+cat $L
