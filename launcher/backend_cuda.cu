@@ -28,10 +28,11 @@ __global__ void gp_rank_kernel(int nranks, int service)
         return;
     }
     gp_shm_block_init();
+    gp_regroup_block_init(nranks);
     __syncthreads();
     int rank = (int)(blockIdx.x * blockDim.x + threadIdx.x);
     if (rank >= nranks) return;
-    gp_rank_chip none = {0, 0};
+    gp_rank_chip none = {0, 0, 0, 0, 0, 0, -1, 0};
     *gp_chip() = none;
     /* the rank's private memory: local memory at the bottom of its stack,
      * live until the rank ends (the stack limit includes it) */
@@ -390,7 +391,15 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
     gp_world_hot hot = {hw.ranks, hw.slots, hw.inbox, hw.stats, hw.nranks, hw.rooted.shape.all_inputs,
-                        hw.rooted.slots, hw.rooted.counts, hw.rooted.values};
+                        hw.rooted.slots, hw.rooted.counts, hw.rooted.values, 0};
+    {
+        int khz = 0;
+        CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+        double cycles = o->regroup_us * 1e-3 * khz;
+        hot.regroup_cycles = cycles > 4e9 ? 4000000000u : (uint32_t)cycles;
+        if (o->verbose)
+            fprintf(stderr, "gpumpi: warps regroup after blocking calls for up to %g us (--regroup)\n", o->regroup_us);
+    }
     CK(cudaMemcpyToSymbol(gp_hot, &hot, sizeof hot));
     gp_clock_origin_kernel<<<1, 1>>>(w);
     CK(cudaGetLastError());

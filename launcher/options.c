@@ -33,6 +33,10 @@ static void usage(FILE *to, const char *prog)
             "  --timeout SECS   deadlock watchdog: when every live rank has been blocked in MPI with no\n"
             "                   message moving for SECS seconds, report where each rank waits and end the\n"
             "                   job with status 124 (default %g; 0 turns it off)\n"
+            "  --regroup US     GPU: after a blocking MPI call (waits, collectives) a rank waits up to US\n"
+            "                   microseconds for the other ranks of its warp to end one too, so that they run\n"
+            "                   the program's code together rather than one after another (at most 4x the\n"
+            "                   call's own time, never for a rank that waits for it; default %g, 0: never)\n"
             "  --stats          at exit, messages, bytes and time in blocking MPI calls per rank (summarised)\n"
             "  --tag-output     begin every line of output with its rank and stream, as mpirun --tag-output:\n"
             "                   \"[1,RANK]<stdout>:\" or \"[1,RANK]<stderr>:\"\n"
@@ -41,11 +45,11 @@ static void usage(FILE *to, const char *prog)
             "Options may also be written --name=VALUE. Without -n, -g -b or GPUMPI_NP the program runs 1 rank.\n"
             "Environment defaults (the command line overrides them):\n"
             "  GPUMPI_NP=N  GPUMPI_DEVICE=D  GPUMPI_STACK=BYTES  GPUMPI_HEAP=BYTES  GPUMPI_PRIVATE=BYTES\n"
-            "  GPUMPI_TIMEOUT=SECS\n"
+            "  GPUMPI_TIMEOUT=SECS  GPUMPI_REGROUP=US\n"
             "  GPUMPI_STATS=1  GPUMPI_TAG_OUTPUT=1  GPUMPI_VERBOSE=1\n"
             "Exit status: 0 when every rank returned 0; else the first failing rank's status (exit(), MPI_Abort,\n"
             "134 for abort() or a failed assert, 128+signal for a fault, 124 for a deadlock), 2 for bad options.\n",
-            prog, GP_DEFAULT_TIMEOUT);
+            prog, GP_DEFAULT_TIMEOUT, GP_DEFAULT_REGROUP_US);
 }
 
 static const char *prog_name;
@@ -78,14 +82,15 @@ static long long parse_count(const char *opt, const char *s, int suffixes, long 
     return v;
 }
 
-static double parse_seconds(const char *opt, const char *s)
+/* A number >= 0 of `unit`s. */
+static double parse_amount(const char *opt, const char *s, const char *unit)
 {
     char *end;
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || *end || !(v >= 0) || isinf(v)) {
         char what[96];
-        snprintf(what, sizeof what, "%s needs a number of seconds >= 0", opt);
+        snprintf(what, sizeof what, "%s needs a number of %s >= 0", opt, unit);
         bad(what, s);
     }
     return v;
@@ -135,7 +140,9 @@ static void set_option(gp_options *o, const char *name, const char *v)
     else if (size_option(o, name))
         *size_option(o, name) = parse_size(name, name, v);
     else if (!strcmp(name, "--timeout"))
-        o->timeout = parse_seconds(name, v);
+        o->timeout = parse_amount(name, v, "seconds");
+    else if (!strcmp(name, "--regroup"))
+        o->regroup_us = parse_amount(name, v, "microseconds");
     if ((!strcmp(name, "-n") || !strcmp(name, "-np") || !strcmp(name, "-g") || !strcmp(name, "-b") ||
          !strcmp(name, "--device")) &&
         parse_count(name, v, 0, 0) > 0x7fffffff)
@@ -144,7 +151,7 @@ static void set_option(gp_options *o, const char *name, const char *v)
 
 static int takes_value(const char *name)
 {
-    static const char *const with_value[] = {"-n", "-np", "-g", "-b", "--device", "--stack", "--heap", "--private", "--timeout", 0};
+    static const char *const with_value[] = {"-n", "-np", "-g", "-b", "--device", "--stack", "--heap", "--private", "--timeout", "--regroup", 0};
     for (int i = 0; with_value[i]; i++)
         if (!strcmp(name, with_value[i])) return 1;
     return 0;
@@ -156,7 +163,7 @@ static void from_environment(gp_options *o)
         const char *var, *opt;
     } vars[] = {{"GPUMPI_NP", "-n"},         {"GPUMPI_DEVICE", "--device"},   {"GPUMPI_STACK", "--stack"},
                 {"GPUMPI_HEAP", "--heap"},   {"GPUMPI_PRIVATE", "--private"}, {"GPUMPI_TIMEOUT", "--timeout"},
-                {0, 0}};
+                {"GPUMPI_REGROUP", "--regroup"}, {0, 0}};
     for (int i = 0; vars[i].var; i++) {
         const char *v = getenv(vars[i].var);
         if (v && *v) {
@@ -164,7 +171,9 @@ static void from_environment(gp_options *o)
             snprintf(name, sizeof name, "%s (from %s)", vars[i].opt, vars[i].var);
             /* parse under the option's name; messages say where it came from */
             if (!strcmp(vars[i].opt, "--timeout"))
-                o->timeout = parse_seconds(name, v);
+                o->timeout = parse_amount(name, v, "seconds");
+            else if (!strcmp(vars[i].opt, "--regroup"))
+                o->regroup_us = parse_amount(name, v, "microseconds");
             else if (size_option(o, vars[i].opt))
                 *size_option(o, vars[i].opt) = parse_size(vars[i].opt, name, v);
             else {
@@ -184,6 +193,7 @@ void gp_parse_options(int argc, char **argv, gp_options *o)
 {
     memset(o, 0, sizeof *o);
     o->timeout = GP_DEFAULT_TIMEOUT;
+    o->regroup_us = GP_DEFAULT_REGROUP_US;
     prog_name = argv[0];
     int split = argc;
     for (int i = 1; i < argc; i++)

@@ -10,6 +10,7 @@ extern "C" {
 #endif
 
 #define GP_PRIVATE_AUTO ((size_t)-1)
+#define GP_DEFAULT_REGROUP_US 20000.0
 
 typedef struct gp_options {
     int nranks;        /* -n: ranks; 0 = from -g x -b */
@@ -20,6 +21,7 @@ typedef struct gp_options {
     size_t heap;       /* --heap: heap bytes; 0: the backend picks */
     size_t private_bytes; /* --private: each rank's private memory; 0 (the default): none; GP_PRIVATE_AUTO: the backend picks */
     double timeout;    /* --timeout: seconds of all-ranks-blocked before the watchdog ends the job; 0: off */
+    double regroup_us; /* --regroup: longest a warp's lanes wait for each other after a blocking call; 0: never */
     int stats;         /* --stats: per-rank message statistics at exit */
     int tag_output;    /* --tag-output: "[rank]" before every line of output */
     int verbose;       /* -v */

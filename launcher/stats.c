@@ -14,18 +14,24 @@ static double field(const gp_rank_stats *s, int k)
     case 2: return (double)s->bytes_sent;
     case 3: return (double)s->bytes_recvd;
     case 4: return (double)s->calls;
-    default: return 1e-9 * (double)s->wait_ns;
+    case 5: return 1e-9 * (double)s->wait_ns;
+    case 6: return (double)s->regroups;
+    case 7: return (double)s->regroup_misses;
+    case 8: return (double)s->regroup_cut;
+    default: return 1e-9 * (double)s->regroup_ns;
     }
 }
 
 void gp_stats_report(const gp_rank_stats *st, int n)
 {
     static const char *const names[] = {"messages sent", "messages received", "bytes sent", "bytes received",
-                                        "blocking MPI calls", "seconds in blocking MPI"};
+                                        "blocking MPI calls", "seconds in blocking MPI",
+                                        "warp regroups", "regroups timed out", "regroups cut short",
+                                        "seconds regrouping"};
     fprintf(stderr, "gpumpi stats: %d ranks (messages include those of collectives; barriers and small\n"
                     "gpumpi stats: allreduces on MPI_COMM_WORLD go through shared memory, not messages)\n", n);
     fprintf(stderr, "gpumpi stats: %-24s %14s %14s %14s %8s\n", "", "min", "mean", "max", "max at");
-    for (int k = 0; k < 6; k++) {
+    for (int k = 0; k < 10; k++) {
         double lo = field(&st[0], k), hi = lo, sum = 0;
         int at = 0;
         for (int r = 0; r < n; r++) {
@@ -37,7 +43,7 @@ void gp_stats_report(const gp_rank_stats *st, int n)
                 at = r;
             }
         }
-        const char *fmt = k == 5 ? "gpumpi stats: %-24s %14.6f %14.6f %14.6f %8d\n" : "gpumpi stats: %-24s %14.0f %14.1f %14.0f %8d\n";
+        const char *fmt = k == 5 || k == 9 ? "gpumpi stats: %-24s %14.6f %14.6f %14.6f %8d\n" : "gpumpi stats: %-24s %14.0f %14.1f %14.0f %8d\n";
         fprintf(stderr, fmt, names[k], lo, sum / n, hi, at);
     }
     /* the five ranks that waited longest */

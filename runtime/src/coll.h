@@ -116,6 +116,7 @@ struct gp_sched {
     int sends_pending;  /* the last poll left a send waiting for its receiver */
     int progressed;     /* something completed since the caller cleared it */
     int nsteps;
+    int rooted;         /* a root's collective (bcast, reduce, gather, scatter): no regroup at its end */
     int err;            /* the first error class, with what it was about */
     int err_peer;
     size_t err_got, err_want;

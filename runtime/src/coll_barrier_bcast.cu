@@ -109,6 +109,7 @@ GPUMPI_FN static int gp_bcast_allgather_round(gp_sched *s, int k)
 GPUMPI_FN void gp_coll_bcast(gp_sched *s, void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm)
 {
     gp_sched_init(s, "MPI_Bcast", comm);
+    s->rooted = 1;
     size_t bytes = gp_coll_bytes(count, type);
     if (bytes == 0) return; /* every rank's signature is the same: all skip */
     s->a.rbuf = buf;

@@ -72,6 +72,7 @@ GPUMPI_FN void gp_coll_gather(gp_sched *s, const void *sbuf, int scount, MPI_Dat
                               MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     gp_sched_init(s, "MPI_Gather", comm);
+    s->rooted = 1;
     gp_coll_args *a = &s->a;
     a->in_place = sbuf == MPI_IN_PLACE;
     gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, rcount, rtype);
@@ -130,6 +131,7 @@ GPUMPI_FN void gp_coll_scatter(gp_sched *s, const void *sbuf, int scount, MPI_Da
                                MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     gp_sched_init(s, "MPI_Scatter", comm);
+    s->rooted = 1;
     gp_coll_args *a = &s->a;
     a->in_place = rbuf == MPI_IN_PLACE;
     gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, rcount, rtype);
@@ -173,6 +175,7 @@ GPUMPI_FN void gp_coll_gatherv(gp_sched *s, const void *sbuf, int scount, MPI_Da
                                const int *rcounts, const int *displs, MPI_Datatype rtype, int root, MPI_Comm comm)
 {
     gp_sched_init(s, "MPI_Gatherv", comm);
+    s->rooted = 1;
     gp_coll_args *a = &s->a;
     a->in_place = sbuf == MPI_IN_PLACE;
     gp_coll_set_bufs(s, sbuf, scount, stype, rbuf, 0, rtype);
@@ -209,6 +212,7 @@ GPUMPI_FN void gp_coll_scatterv(gp_sched *s, const void *sbuf, const int *scount
                                 MPI_Comm comm)
 {
     gp_sched_init(s, "MPI_Scatterv", comm);
+    s->rooted = 1;
     gp_coll_args *a = &s->a;
     a->in_place = rbuf == MPI_IN_PLACE;
     gp_coll_set_bufs(s, sbuf, 0, stype, rbuf, rcount, rtype);

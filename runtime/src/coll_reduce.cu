@@ -346,6 +346,7 @@ GPUMPI_FN void gp_coll_reduce(gp_sched *s, const void *sbuf, void *rbuf, int cou
                               int root, MPI_Comm comm)
 {
     gp_sched_init(s, "MPI_Reduce", comm);
+    s->rooted = 1;
     if (gp_coll_bytes(count, type) == 0) return;
     const void *in = sbuf == MPI_IN_PLACE ? rbuf : sbuf;
     s->a.rbuf = rbuf;

@@ -31,8 +31,8 @@
 
 #define MPI_Allreduce(...) gp_allreduce_inline(__VA_ARGS__)
 #define MPI_Barrier(...) gp_barrier_inline(__VA_ARGS__)
-#define MPI_Bcast(...) gp_bcast_inline(__VA_ARGS__)
-#define MPI_Reduce(...) gp_reduce_inline(__VA_ARGS__)
+#define MPI_Bcast(...) (gp_regroup_mark(), gp_regrouped(gp_bcast_inline(__VA_ARGS__)))
+#define MPI_Reduce(...) (gp_regroup_mark(), gp_regrouped(gp_reduce_inline(__VA_ARGS__)))
 #define MPI_Send(...) gp_send_inline(__VA_ARGS__)
 #define MPI_Recv(...) gp_recv_inline(__VA_ARGS__)
 #define MPI_Comm_rank(...) gp_comm_rank_inline(__VA_ARGS__)

@@ -48,6 +48,7 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
 {
     int me = gp_thread_rank();
     size_t bytes = (size_t)count * (size_t)gp_type_size(type);
+    gp_regroup_sent(dest_world);
     const void *first;
     int contiguous = gp_type_contiguous(type, count, buf, &first);
     /* A payload of one or two aligned words is loaded before the look at

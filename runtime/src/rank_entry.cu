@@ -26,6 +26,7 @@ GPUMPI_FN void gp_rank_finish(int code)
     w->exit_codes[r] = code;
     gp_store_release(&w->exited[r], 1);
     gp_fetch_add(&w->ranks_done, 1);
+    gp_regroup_rank_exit(); /* its warp's regroups stop waiting for it */
 }
 
 /* Each rank gets its own argv array (the strings stay shared): getopt

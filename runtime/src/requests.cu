@@ -258,7 +258,18 @@ GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
     return gp_req_at(h)->kind == GP_REQ_SEND;
 }
 
-GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
+/* The world rank an unfinished point-to-point request waits for (its
+ * source, or the receiver of a send), for the warp's regroup; -1 if none
+ * in particular. */
+GPUMPI_FN static int gp_req_wants(MPI_Request h)
+{
+    if (h == MPI_REQUEST_NULL || h < 0) return -1;
+    gp_req *q = gp_req_at(h);
+    if ((q->kind != GP_REQ_SEND && q->kind != GP_REQ_RECV) || !q->active || q->done || q->peer < 0) return -1;
+    return gp_comm_to_world(q->comm, q->peer);
+}
+
+GPUMPI_FN static int gp_wait(MPI_Request *request, MPI_Status *status)
 {
     GP_TRY(gp_valid("MPI_Wait", *request));
     if (gp_inert(*request)) {
@@ -269,10 +280,20 @@ GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
     for (;;) {
         gp_wait_begin(&w);
         if (gp_poll(*request)) break;
+        if (!w.entered) {
+            gp_wait_enter(&w);
+            gp_regroup_wants(gp_req_wants(*request));
+        }
         gp_wait_more(&w, gp_is_pending_send(*request));
     }
     gp_wait_end(&w);
     return gp_complete("MPI_Wait", request, status);
+}
+
+GPUMPI_FN int MPI_Wait(MPI_Request *request, MPI_Status *status)
+{
+    gp_regroup_mark();
+    return gp_regrouped(gp_wait(request, status));
 }
 
 GPUMPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
@@ -328,18 +349,29 @@ GPUMPI_FN static int gp_complete_all(const char *fn, int count, MPI_Request requ
     return rc;
 }
 
-GPUMPI_FN int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+GPUMPI_FN static int gp_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     GP_TRY(gp_check_all("MPI_Waitall", count, requests));
     gp_waiter w = {0, 0, "MPI_Waitall", count, requests, 0};
-    int from = 0;
+    int from = 0, wants_at = -1;
     for (;;) {
         gp_wait_begin(&w);
         if (gp_all_done(count, requests, &from)) break;
+        if (!w.entered) gp_wait_enter(&w);
+        if (from != wants_at) { /* the first unfinished request: whom it waits for */
+            wants_at = from;
+            gp_regroup_wants(gp_req_wants(requests[from]));
+        }
         gp_wait_more(&w, gp_sends_waiting());
     }
     gp_wait_end(&w);
     return gp_complete_all("MPI_Waitall", count, requests, statuses);
+}
+
+GPUMPI_FN int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[])
+{
+    gp_regroup_mark();
+    return gp_regrouped(gp_waitall(count, requests, statuses));
 }
 
 GPUMPI_FN int MPI_Testall(int count, MPI_Request requests[], int *flag, MPI_Status statuses[])

@@ -277,6 +277,61 @@ GPUMPI_FN static inline void gp_block_progress(void)
  * the record holds that already; 0 if none is in flight. */
 GPUMPI_FN int gp_coll_describe_wait(const char *prefix, uint64_t *shown, char *text, size_t cap, MPI_Comm *comm,
                                     int *peer_world);
+/* A blocking call's start and end: at the end the warp's lanes wait a
+ * while for each other and go on in step (warp_regroup.cu); how long
+ * depends on how long the call took. */
+GPUMPI_FN void gp_warp_regroup_slow(void);
+GPUMPI_FN static inline void gp_regroup_mark(void)
+{
+#if defined(GPUMPI_CUDA)
+    gp_chip()->regroup_t0 = (uint32_t)clock64();
+#endif
+}
+/* Whom a blocking call waits for now (a world rank; -1: nobody in
+ * particular): a lane waiting to regroup does not wait for one that waits
+ * for it. */
+GPUMPI_FN static inline void gp_regroup_wants(int world_rank)
+{
+#if defined(GPUMPI_CUDA)
+    *(volatile int32_t *)&gp_chip()->regroup_wants = world_rank;
+#endif
+}
+GPUMPI_FN void gp_regroup_back(void);
+GPUMPI_FN static inline void gp_warp_regroup(void)
+{
+#if defined(GPUMPI_CUDA)
+    if (!gp_hot.regroup_cycles) return;
+    gp_rank_chip *c = gp_chip();
+    c->regroup_calls++; /* every lane counts, in step or not: rounds are by count */
+    if (__activemask() != ~0u) {
+        if (!c->regroup_skip)
+            gp_warp_regroup_slow();
+        else if (--c->regroup_skip == 0) /* it waited in vain lately */
+            gp_regroup_back();
+    }
+    c->regroup_sent = 0;
+#endif
+}
+/* A send to a rank of the same warp, since the rank's last blocking call
+ * ended: a lane waiting to regroup waits for a rank that waits for a
+ * message from it only if it has sent it one in that time. (Not on the
+ * inline path of a blocking send of a few bytes: there it made the
+ * ping-pong within a warp 0.6 us slower; such a send unmarked only makes a
+ * regroup give up early.) */
+GPUMPI_FN static inline void gp_regroup_sent(int dest_world)
+{
+#if defined(GPUMPI_CUDA)
+    unsigned at = (unsigned)dest_world - (unsigned)(gp_thread_rank() - gp_lane_id());
+    if (at < 32) gp_chip()->regroup_sent |= 1u << at;
+#endif
+}
+/* A blocking call's result, after the regroup. */
+GPUMPI_FN static inline int gp_regrouped(int rc)
+{
+    gp_warp_regroup();
+    return rc;
+}
+
 /* --stats counters (NULL when off). */
 GPUMPI_FN static inline gp_rank_stats *gp_my_stats(void)
 {
@@ -312,6 +367,7 @@ GPUMPI_FN static inline void gp_block_enter(const char *fn, MPI_Comm comm, int p
     me->block_peer = peer;
     me->block_tag = tag;
     me->block_t0 = gp_hot.stats ? gp_clock_ns() : 0; /* else the first look at a long wait sets it */
+    gp_regroup_wants(peer >= 0 ? peer : -1);
 }
 GPUMPI_FN static inline void gp_block_leave(void)
 {
@@ -324,6 +380,7 @@ GPUMPI_FN static inline void gp_block_leave(void)
     }
     me->block_fn = 0;
     me->block_t0 = 0;
+    gp_regroup_wants(-1);
 }
 
 /* Record the calling rank's exit status, after flushing its output. */

@@ -175,11 +175,13 @@ GPUMPI_FN int gp_shm_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
 
 GPUMPI_FN int MPI_Bcast(void *buffer, int count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
-    return gp_bcast_inline(buffer, count, datatype, root, comm);
+    gp_regroup_mark();
+    return gp_regrouped(gp_bcast_inline(buffer, count, datatype, root, comm));
 }
 
 GPUMPI_FN int MPI_Reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype datatype, MPI_Op op, int root,
                          MPI_Comm comm)
 {
-    return gp_reduce_inline(sendbuf, recvbuf, count, datatype, op, root, comm);
+    gp_regroup_mark();
+    return gp_regrouped(gp_reduce_inline(sendbuf, recvbuf, count, datatype, op, root, comm));
 }

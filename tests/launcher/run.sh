@@ -54,12 +54,12 @@ options)
     build lines
     run "$W/lines" 1 ---gpumpi --help
     status_is --help 0
-    for o in -n -g -b --device --stack --heap --private --timeout --stats --tag-output -v GPUMPI_NP GPUMPI_TIMEOUT \
-        GPUMPI_STACK GPUMPI_HEAP GPUMPI_PRIVATE; do
+    for o in -n -g -b --device --stack --heap --private --timeout --regroup --stats --tag-output -v GPUMPI_NP GPUMPI_TIMEOUT \
+        GPUMPI_STACK GPUMPI_HEAP GPUMPI_PRIVATE GPUMPI_REGROUP; do
         grep -q -- "$o" "$OUT_TXT" || fail "--help does not mention $o"
     done
     for bad in "-x" "-n" "-n 0" "-n two" "--timeout -1" "--timeout abc" "--stack 12q" "--heap=" "-g 2" "--stats=1" \
-        "--private -1" "--private 4q" "--private 1k" "--stack 0" \
+        "--private -1" "--private 4q" "--private 1k" "--stack 0" "--regroup -5" "--regroup fast" \
         "-n 9 -g 2 -b 4" "--device -1"; do
         # shellcheck disable=SC2086 # the options are words on purpose
         run "$W/lines" 1 ---gpumpi $bad
@@ -69,6 +69,9 @@ options)
     GPUMPI_TIMEOUT=x run "$W/lines" 1
     status_is "GPUMPI_TIMEOUT=x" 2
     err_has "GPUMPI_TIMEOUT=x" "GPUMPI_TIMEOUT"
+    GPUMPI_REGROUP=-1 run "$W/lines" 1
+    status_is "GPUMPI_REGROUP=-1" 2
+    err_has "GPUMPI_REGROUP=-1" "--regroup (from GPUMPI_REGROUP) needs a number of microseconds >= 0"
     GPUMPI_NP=3 run "$W/lines" 2
     status_is GPUMPI_NP 0
     [ "$(wc -l <"$OUT_TXT")" -eq 6 ] || fail "GPUMPI_NP=3 did not run 3 ranks: $(cat "$OUT_TXT")"
@@ -76,10 +79,10 @@ options)
     [ "$(wc -l <"$OUT_TXT")" -eq 5 ] || fail "-n 5 did not override GPUMPI_NP=3"
     run "$W/lines" 1 ---gpumpi -g 2 -b 3
     [ "$(wc -l <"$OUT_TXT")" -eq 6 ] || fail "-g 2 -b 3 did not run 6 ranks"
-    run "$W/lines" 1 ---gpumpi --timeout=0 --stack=16k --heap=1g -n 4
+    run "$W/lines" 1 ---gpumpi --timeout=0 --stack=16k --heap=1g --regroup=0 -n 4
     status_is "--name=value options" 0
     [ "$(wc -l <"$OUT_TXT")" -eq 4 ] || fail "--name=value options: $(cat "$OUT_TXT")"
-    note "options: --help, 12 malformed command lines refused with status 2, GPUMPI_* defaults, --name=value" ;;
+    note "options: --help, 16 malformed command lines refused with status 2, GPUMPI_* defaults, --name=value" ;;
 endings)
     build endings
     run "$W/endings" return ---gpumpi -n 4

@@ -22,6 +22,10 @@ GPUMPI_FN void gp_copy_service(int warp);
  * every thread of a block calls it, then the block synchronises, before
  * any rank of the block runs. */
 GPUMPI_FN void gp_shm_block_init(void);
+/* The warps' regroup state (warp_regroup.cu): at the kernel's start, by
+ * every thread of the block; a rank that returns leaves its warp's. */
+GPUMPI_FN void gp_regroup_block_init(int nranks);
+GPUMPI_FN void gp_regroup_rank_exit(void);
 
 #ifdef __cplusplus
 }

@@ -270,6 +270,10 @@ typedef struct gp_rank_stats {
     uint64_t bytes_sent, bytes_recvd;
     uint64_t wait_ns;                 /* time inside blocking MPI calls (send, receive, wait, collectives) */
     uint64_t calls;                   /* blocking MPI calls */
+    uint64_t regroups;                /* times its warp's lanes went on in step after a call (warp_regroup.cu) */
+    uint64_t regroup_misses;          /* times it waited for them in vain */
+    uint64_t regroup_cut;             /* times it stopped waiting for one that waited for it */
+    uint64_t regroup_ns;              /* time it waited for them */
 } gp_rank_stats;
 
 enum gp_host_op {
@@ -365,6 +369,9 @@ typedef struct gp_world_hot {
     gp_rooted_slot *rooted_slots;
     uint32_t *rooted_counts;
     uint64_t *rooted_values;
+    /* how long a lane waits for its warp to regroup after a blocking call
+     * (warp_regroup.cu), in SM clock cycles; 0: lanes never wait */
+    uint32_t regroup_cycles;
 } gp_world_hot;
 extern GPUMPI_CONST_VAR gp_world_hot gp_hot;
 
@@ -386,6 +393,12 @@ enum {
 typedef struct gp_rank_chip {
     uint8_t flags;     /* GP_RF_* */
     uint8_t next_slot; /* where the rank's next send starts looking for a free slot */
+    uint8_t regroup_fails;  /* regroups in a row that timed out (warp_regroup.cu) */
+    uint16_t regroup_skip;  /* blocking calls to end without regrouping */
+    uint32_t regroup_calls; /* blocking calls ended so far: where the rank is */
+    uint32_t regroup_t0;    /* when the current blocking call began (SM clock, low bits) */
+    int32_t regroup_wants;  /* the world rank a blocking call waits for now, or -1 */
+    uint32_t regroup_sent;  /* the lanes of its warp it sent to since it last went on in step with them */
 } gp_rank_chip;
 #if defined(GPUMPI_CUDA)
 extern __shared__ char *gp_globals_bases[];
