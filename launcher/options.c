@@ -111,6 +111,13 @@ static size_t *size_option(gp_options *o, const char *name)
          : !strcmp(name, "--private") ? &o->private_bytes : NULL;
 }
 
+/* The field of an amount option (--timeout, --regroup) and its unit, or NULL. */
+static double *amount_option(gp_options *o, const char *name, const char **unit)
+{
+    *unit = !strcmp(name, "--timeout") ? "seconds" : "microseconds";
+    return !strcmp(name, "--timeout") ? &o->timeout : !strcmp(name, "--regroup") ? &o->regroup_us : NULL;
+}
+
 /* A byte count; --private may be 0 (off), the others not. `shown`: the
  * option as the message names it. */
 static size_t parse_size(const char *name, const char *shown, const char *v)
@@ -129,6 +136,7 @@ static size_t parse_size(const char *name, const char *shown, const char *v)
 /* Sets option `name` (as spelled on the command line) to value v. */
 static void set_option(gp_options *o, const char *name, const char *v)
 {
+    const char *unit;
     if (!strcmp(name, "-n") || !strcmp(name, "-np"))
         o->nranks = (int)parse_count(name, v, 0, 1);
     else if (!strcmp(name, "-g"))
@@ -139,10 +147,8 @@ static void set_option(gp_options *o, const char *name, const char *v)
         o->device = (int)parse_count(name, v, 0, 0);
     else if (size_option(o, name))
         *size_option(o, name) = parse_size(name, name, v);
-    else if (!strcmp(name, "--timeout"))
-        o->timeout = parse_amount(name, v, "seconds");
-    else if (!strcmp(name, "--regroup"))
-        o->regroup_us = parse_amount(name, v, "microseconds");
+    else if (amount_option(o, name, &unit))
+        *amount_option(o, name, &unit) = parse_amount(name, v, unit);
     if ((!strcmp(name, "-n") || !strcmp(name, "-np") || !strcmp(name, "-g") || !strcmp(name, "-b") ||
          !strcmp(name, "--device")) &&
         parse_count(name, v, 0, 0) > 0x7fffffff)
@@ -170,10 +176,9 @@ static void from_environment(gp_options *o)
             char name[64];
             snprintf(name, sizeof name, "%s (from %s)", vars[i].opt, vars[i].var);
             /* parse under the option's name; messages say where it came from */
-            if (!strcmp(vars[i].opt, "--timeout"))
-                o->timeout = parse_amount(name, v, "seconds");
-            else if (!strcmp(vars[i].opt, "--regroup"))
-                o->regroup_us = parse_amount(name, v, "microseconds");
+            const char *unit;
+            if (amount_option(o, vars[i].opt, &unit))
+                *amount_option(o, vars[i].opt, &unit) = parse_amount(name, v, unit);
             else if (size_option(o, vars[i].opt))
                 *size_option(o, vars[i].opt) = parse_size(vars[i].opt, name, v);
             else {

@@ -217,7 +217,15 @@ typedef struct {
 
 GPUMPI_FN static void gp_wait_begin(gp_waiter *w) { w->seen = gp_arrival_mark(); }
 
-/* The watchdog sees the call's first unfinished request. */
+/* Whom an unfinished request waits for: the world rank of its source or
+ * of a send's receiver, MPI_ANY_SOURCE, or GP_BLOCK_NONE (a collective). */
+GPUMPI_FN static int gp_req_waits_for(gp_req *q)
+{
+    if (q->kind == GP_REQ_COLL) return GP_BLOCK_NONE;
+    return q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
+}
+
+/* The watchdog (and the warp's regroup) sees the call's first unfinished request. */
 GPUMPI_FN static void gp_wait_enter(gp_waiter *w)
 {
     w->entered = 1;
@@ -226,12 +234,7 @@ GPUMPI_FN static void gp_wait_enter(gp_waiter *w)
         if (h == MPI_REQUEST_NULL || h < 0 || h > gp_self()->nreqs) continue;
         gp_req *q = gp_req_at(h);
         if (q->kind == GP_REQ_FREE || !q->active || q->done) continue;
-        if (q->kind == GP_REQ_COLL) {
-            gp_block_enter(w->fn, q->comm, GP_BLOCK_NONE, GP_BLOCK_NONE);
-            return;
-        }
-        int peer = q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
-        gp_block_enter(w->fn, q->comm, peer, q->tag);
+        gp_block_enter(w->fn, q->comm, gp_req_waits_for(q), q->kind == GP_REQ_COLL ? GP_BLOCK_NONE : q->tag);
         return;
     }
     gp_block_enter(w->fn, MPI_COMM_WORLD, GP_BLOCK_NONE, GP_BLOCK_NONE);
@@ -258,17 +261,6 @@ GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
     return gp_req_at(h)->kind == GP_REQ_SEND;
 }
 
-/* The world rank an unfinished point-to-point request waits for (its
- * source, or the receiver of a send), for the warp's regroup; -1 if none
- * in particular. */
-GPUMPI_FN static int gp_req_wants(MPI_Request h)
-{
-    if (h == MPI_REQUEST_NULL || h < 0) return -1;
-    gp_req *q = gp_req_at(h);
-    if ((q->kind != GP_REQ_SEND && q->kind != GP_REQ_RECV) || !q->active || q->done || q->peer < 0) return -1;
-    return gp_comm_to_world(q->comm, q->peer);
-}
-
 GPUMPI_FN static int gp_wait(MPI_Request *request, MPI_Status *status)
 {
     GP_TRY(gp_valid("MPI_Wait", *request));
@@ -280,10 +272,6 @@ GPUMPI_FN static int gp_wait(MPI_Request *request, MPI_Status *status)
     for (;;) {
         gp_wait_begin(&w);
         if (gp_poll(*request)) break;
-        if (!w.entered) {
-            gp_wait_enter(&w);
-            gp_regroup_wants(gp_req_wants(*request));
-        }
         gp_wait_more(&w, gp_is_pending_send(*request));
     }
     gp_wait_end(&w);
@@ -353,15 +341,13 @@ GPUMPI_FN static int gp_waitall(int count, MPI_Request requests[], MPI_Status st
 {
     GP_TRY(gp_check_all("MPI_Waitall", count, requests));
     gp_waiter w = {0, 0, "MPI_Waitall", count, requests, 0};
-    int from = 0, wants_at = -1;
+    int from = 0, entered_at = 0;
     for (;;) {
         gp_wait_begin(&w);
         if (gp_all_done(count, requests, &from)) break;
-        if (!w.entered) gp_wait_enter(&w);
-        if (from != wants_at) { /* the first unfinished request: whom it waits for */
-            wants_at = from;
-            gp_regroup_wants(gp_req_wants(requests[from]));
-        }
+        if (w.entered && from != entered_at) /* the first unfinished request moved on: whom it waits for now */
+            gp_regroup_wants(gp_req_waits_for(gp_req_at(requests[from])));
+        entered_at = from;
         gp_wait_more(&w, gp_sends_waiting());
     }
     gp_wait_end(&w);

@@ -287,13 +287,13 @@ GPUMPI_FN static inline void gp_regroup_mark(void)
     gp_chip()->regroup_t0 = (uint32_t)clock64();
 #endif
 }
-/* Whom a blocking call waits for now (a world rank; -1: nobody in
- * particular): a lane waiting to regroup does not wait for one that waits
- * for it. */
-GPUMPI_FN static inline void gp_regroup_wants(int world_rank)
+/* Whom a blocking call waits for now (a world rank; MPI_ANY_SOURCE,
+ * GP_BLOCK_NONE or -1: nobody in particular): a lane waiting to regroup
+ * does not wait for one that waits for it. */
+GPUMPI_FN static inline void gp_regroup_wants(int peer)
 {
 #if defined(GPUMPI_CUDA)
-    *(volatile int32_t *)&gp_chip()->regroup_wants = world_rank;
+    *(volatile int32_t *)&gp_chip()->regroup_wants = peer >= 0 ? peer : -1;
 #endif
 }
 GPUMPI_FN void gp_regroup_back(void);
@@ -367,7 +367,7 @@ GPUMPI_FN static inline void gp_block_enter(const char *fn, MPI_Comm comm, int p
     me->block_peer = peer;
     me->block_tag = tag;
     me->block_t0 = gp_hot.stats ? gp_clock_ns() : 0; /* else the first look at a long wait sets it */
-    gp_regroup_wants(peer >= 0 ? peer : -1);
+    gp_regroup_wants(peer);
 }
 GPUMPI_FN static inline void gp_block_leave(void)
 {
