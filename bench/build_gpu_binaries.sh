@@ -19,7 +19,7 @@ if [ "$WHAT" = skeleton ] || [ "$WHAT" = all ]; then
 fi
 if [ "$WHAT" = bench ] || [ "$WHAT" = all ]; then
     mkdir -p .gpubuild/bench
-    for p in pingpong collectives msgrate p2p_cost barrier_anatomy iallreduce stencil halo_anatomy allpairs; do
+    for p in pingpong collectives msgrate p2p_cost barrier_anatomy iallreduce stencil halo_anatomy allpairs pipe; do
         $G -O2 bench/$p.c -o .gpubuild/bench/$p
     done
     {
