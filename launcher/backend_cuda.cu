@@ -34,26 +34,17 @@ __global__ void gp_rank_kernel(int nranks, int service)
     if (rank >= nranks) return;
     gp_rank_chip none = {0, 0, 0, 0, 0, 0, -1, 0};
     *gp_chip() = none;
-    /* the rank's state in its local memory, at the same address in every
-     * thread (the same alloca at the same depth), so the block keeps one
-     * pointer; a thread that saw another would be a compiler's surprise */
-    gp_rank *me = (gp_rank *)alloca(sizeof(gp_rank));
-    memset(me, 0, sizeof *me);
-    *gp_rank_where() = me;
-    __syncwarp(__activemask());
-    if (*gp_rank_where() != me) __trap();
     /* the rank's private memory: local memory at the bottom of its stack,
      * live until the rank ends (the stack limit includes it) */
     size_t private_bytes = gp_world_ptr->private_bytes;
-    char *tables = (char *)alloca(GP_TABLES_BYTES);
-    gp_private_init(private_bytes ? (char *)alloca(private_bytes) : NULL, private_bytes, tables, GP_TABLES_BYTES);
+    gp_private_init(private_bytes ? (char *)alloca(private_bytes) : NULL, private_bytes);
     gp_globals_bases[threadIdx.x] = gp_rank_globals();
     gp_rank_run();
 }
 
 /* Dynamic shared memory of a block: one globals-block pointer per rank,
  * then each rank's gp_rank_chip. */
-static size_t rank_smem(int block) { return (sizeof(char *) + sizeof(gp_rank_chip)) * (size_t)block + sizeof(gp_rank *); }
+static size_t rank_smem(int block) { return (sizeof(char *) + sizeof(gp_rank_chip)) * (size_t)block; }
 
 __global__ void gp_clock_origin_kernel(gp_world *w) { w->t0_ns = gp_clock_ns(); }
 
@@ -133,7 +124,7 @@ static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
         if (o->private_bytes < GP_PRIVATE_MIN_BYTES) o->private_bytes = 0;
     }
     for (;;) {
-        size_t local = o->stack + sizeof(gp_rank) + GP_TABLES_BYTES + 32 + (o->private_bytes ? o->private_bytes + 16 : 0); /* alloca may align up */
+        size_t local = o->stack + (o->private_bytes ? o->private_bytes + 16 : 0); /* alloca may align up */
         cudaError_t se = cudaDeviceSetLimit(cudaLimitStackSize, local);
         if (se == cudaSuccess) break;
         cudaGetLastError();
@@ -152,8 +143,8 @@ static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
     }
     if (o->verbose) {
         gp_report_rank_memory(o->stack, o->private_bytes, "local memory, interleaved across a warp");
-        fprintf(stderr, "gpumpi: stack, runtime tables and private memory are reserved for all %zu threads the GPU holds: %.1f GiB\n",
-                threads, (double)(o->stack + sizeof(gp_rank) + GP_TABLES_BYTES + o->private_bytes) * (double)threads / (1 << 30));
+        fprintf(stderr, "gpumpi: stack and private memory are reserved for all %zu threads the GPU holds: %.1f GiB\n",
+                threads, (double)(o->stack + o->private_bytes) * (double)threads / (1 << 30));
     }
     return 0;
 }
@@ -355,8 +346,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     while (environ[envc]) envc++;
     hw.argv = strings_to_device(o->app_argc, o->app_argv, "the program arguments");
     hw.envp = strings_to_device(envc, environ, "the environment");
-    hw.heap_remote = (uint64_t *)dev_zalloc(sizeof(uint64_t) * n, "per-rank state");
-    hw.coll_words = (uint64_t *)dev_zalloc(sizeof(uint64_t) * n, "per-rank state");
+    hw.ranks = (gp_rank *)dev_zalloc(sizeof(gp_rank) * n, "per-rank state");
     hw.slots = (gp_msg *)dev_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
     hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
     hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
@@ -372,7 +362,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     hw.rooted.slots = (gp_rooted_slot *)dev_zalloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, "the broadcast tree");
     if (service) hw.copy_jobs = (gp_copy_job *)dev_zalloc(sizeof(gp_copy_job) * GP_COPY_JOBS, "copy jobs");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
-    if (!hw.argv || !hw.envp || !hw.heap_remote || !hw.coll_words || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !hw.tree.values || !hw.tree.counts || !hw.tree.word_in || !hw.rooted.counts || !hw.rooted.values || !hw.rooted.slots || (service && !hw.copy_jobs) || !w) return 1;
+    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !hw.tree.values || !hw.tree.counts || !hw.tree.word_in || !hw.rooted.counts || !hw.rooted.values || !hw.rooted.slots || (service && !hw.copy_jobs) || !w) return 1;
     if (setup_globals(&hw, n, o->verbose)) return 1;
     if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
         size_t free_bytes = 0, total = 0;
@@ -401,7 +391,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
     gp_world_hot hot = {hw.ranks, hw.slots, hw.inbox, hw.stats, hw.nranks, hw.rooted.shape.all_inputs,
-                        hw.rooted.slots, hw.rooted.counts, hw.rooted.values, 0, hw.heap_remote};
+                        hw.rooted.slots, hw.rooted.counts, hw.rooted.values, 0};
     {
         int khz = 0;
         CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));

@@ -22,7 +22,7 @@ extern gp_world *gp_world_ptr;
 extern gp_world_hot gp_hot;
 extern char **environ;
 void gp_rank_run(void);
-void gp_private_init(char *base, size_t bytes, char *tables, size_t tables_bytes);
+void gp_private_init(char *base, size_t bytes);
 char *gp_rank_globals(void);
 __thread int gp_threads_rank;
 __thread gp_rank_chip gp_threads_chip;
@@ -79,8 +79,7 @@ static void *rank_thread(void *arg)
         sigaltstack(&alt, NULL);
     }
     size_t pb = gp_world_ptr->private_bytes;
-    char tables[GP_TABLES_BYTES] __attribute__((aligned(16))); /* lives until the rank returns */
-    gp_private_init(pb ? private_arenas + (size_t)gp_threads_rank * pb : NULL, pb, tables, sizeof tables);
+    gp_private_init(pb ? private_arenas + (size_t)gp_threads_rank * pb : NULL, pb);
     gp_threads_globals_base = gp_rank_globals();
     gp_rank_run();
     return NULL;
@@ -144,8 +143,6 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     w->argv = strings_blob(o->app_argc, o->app_argv);
     w->envp = strings_blob(envc, environ);
     w->ranks = zalloc(sizeof(gp_rank) * n);
-    w->heap_remote = zalloc(sizeof(uint64_t) * n);
-    w->coll_words = zalloc(sizeof(uint64_t) * n);
     w->slots = zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n);
     if (!o->heap) o->heap = (size_t)4 << 30;
     w->heap.base = malloc(o->heap); /* untouched pages cost nothing */
@@ -199,7 +196,6 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     setup_globals(w, o->verbose);
     gp_world_ptr = w;
     gp_hot.ranks = w->ranks;
-    gp_hot.heap_remote = w->heap_remote;
     gp_hot.slots = w->slots;
     gp_hot.inbox = w->inbox;
     gp_hot.stats = w->stats;

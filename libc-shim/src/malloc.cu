@@ -34,7 +34,7 @@ GPUMPI_FN static uint64_t gp_carve(uint64_t bytes)
 /* Blocks other ranks freed for us go back on our lists. */
 GPUMPI_FN static void gp_drain_remote(gp_rank_heap *rh)
 {
-    uint64_t b = gp_exchange64(&gp_hot.heap_remote[gp_thread_rank()], 0);
+    uint64_t b = gp_exchange64(&rh->remote, 0);
     while (b) {
         uint64_t next = *gp_next_of(b);
         gp_block *k = (gp_block *)(uintptr_t)b;
@@ -135,7 +135,7 @@ GPUMPI_FN void gp_free(void *p)
     gp_block *a = (gp_block *)((char *)p - GP_BLOCK_HEADER);
     if (a != k) a->magic = 0; /* an aligned payload's own header */
     k->magic = 0;
-    if (k->owner == GP_OWNER_PRIVATE || k->owner == GP_OWNER_TABLES) {
+    if (k->owner == GP_OWNER_PRIVATE) {
         gp_private_free(k);
         return;
     }
@@ -155,7 +155,7 @@ GPUMPI_FN void gp_free(void *p)
         rh->free[cls] = b;
         return;
     }
-    uint64_t *remote = &gp_hot.heap_remote[k->owner];
+    uint64_t *remote = &gp_w()->ranks[k->owner].heap.remote;
     for (;;) {
         uint64_t head = gp_load_relaxed64(remote);
         *gp_next_of(b) = head;

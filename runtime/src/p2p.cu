@@ -15,7 +15,7 @@
  * the caller has said what it waits for. */
 GPUMPI_FN static gp_msg *gp_envelope(int me, int dest_world, int tag, uint32_t *on_heap)
 {
-    gp_rank *r = gp_self();
+    gp_rank *r = &gp_hot.ranks[me];
     gp_msg *slots = gp_hot.slots + (size_t)me * GP_SLOTS_PER_RANK;
     unsigned spins = 0;
     int told = 0;

@@ -6,15 +6,7 @@
 #include "gpumpi/world.h"
 
 GPUMPI_FN static inline gp_world *gp_w(void) { return gp_world_ptr; }
-/* The calling rank's state. On the GPU it is in the rank's local memory,
- * which a store leaves in L1 and an acquire does not empty, where in
- * global memory every read after a store or an acquire went to L2: a
- * halo exchange at 32,768 ranks on an H100 (bench/README.md, session 18). */
-#if defined(GPUMPI_CUDA)
-GPUMPI_FN static inline gp_rank *gp_self(void) { return *gp_rank_where(); }
-#else
 GPUMPI_FN static inline gp_rank *gp_self(void) { return &gp_hot.ranks[gp_thread_rank()]; }
-#endif
 
 /* Errors. gp_err raises an error on a communicator: with its handler
  * MPI_ERRORS_ARE_FATAL (the default) it reports "rank R: FN: what" and ends

@@ -303,15 +303,15 @@ GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_carry_known(uint64_t v, MPI_Da
 GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_apart(uint64_t v, gp_combine_op c, uint32_t gen, unsigned here)
 {
     int lane = gp_lane_id(), in_warp = gp_warp_members();
-    uint64_t *first = &gp_w()->coll_words[gp_thread_rank() - lane];
+    gp_rank *first = gp_self() - lane;
     uint32_t *in = &gp_blk.warp_in[gp_block_thread() / 32];
-    first[lane] = v;
+    gp_self()->coll_word = v;
     gp_warp_converge(here); /* the group's operands before its count */
     if (gp_block_take_ticket(in) == (uint32_t)in_warp - 1) { /* the warp's last: combine it */
         *in = 0;
-        gp_pairwise_alone((char *)first, sizeof(uint64_t), in_warp, c);
-        if (gp_allreduce_leave_part(first[0], gp_lanes_alone()))
-            return gp_allreduce_word_carry_any(first[0], c, gen, gp_lanes_alone());
+        gp_pairwise_alone((char *)&first->coll_word, sizeof(gp_rank), in_warp, c);
+        if (gp_allreduce_leave_part(first->coll_word, gp_lanes_alone()))
+            return gp_allreduce_word_carry_any(first->coll_word, c, gen, gp_lanes_alone());
     }
     gp_gate_pass(&gp_blk.release_gate, gen, "MPI_Allreduce");
     return gp_blk.result[0];

@@ -33,13 +33,10 @@
 /* A rank's private memory (--private) is 0 or at least this much: its
  * bookkeeping and room for a few blocks (libc-shim/src/malloc_private.cu). */
 #define GP_PRIVATE_MIN_BYTES 8192
-/* Every rank's local memory also holds the runtime's tables that only the
- * rank touches (its requests, communicators, posted-receive index:
- * gp_tables_malloc); what does not fit goes to the shared heap. */
-#define GP_TABLES_BYTES 16384
 
 typedef struct gp_rank_heap {
     uint64_t free[GP_HEAP_SMALL_CLASSES];   /* this rank's free blocks per class */
+    uint64_t remote;                        /* blocks other ranks freed for us (a stack) */
     uint16_t refill[GP_HEAP_SMALL_CLASSES]; /* blocks carved at the next refill */
 } gp_rank_heap;
 
@@ -203,10 +200,6 @@ typedef struct gp_line_buf {
     char line[GP_LINE_BYTES];
 } gp_line_buf;
 
-/* A rank's own state, which only the rank itself reads or writes (gp_self).
- * On the GPU it lives in the rank's local memory (gp_rank_kernel), where a
- * store stays in L1 and an acquire does not empty it; what other ranks
- * write for it is in the world's arrays (heap_remote, coll_words). */
 typedef struct gp_rank {
     uint32_t arrived;   /* messages moved here from the inbox so far: the next one's seq */
     struct gp_msg *free_later; /* a received slot not yet handed back (GP_RF_FREE_LATER, p2p.cu) */
@@ -231,7 +224,6 @@ typedef struct gp_rank {
     int bsend_size;
     gp_rank_heap heap;
     void *private_arena;/* this rank's private memory (libc-shim/src/malloc_private.cu), or NULL */
-    void *tables_arena; /* the runtime's tables of this rank, in its local memory (the same file), or NULL */
     int libc_errno;     /* errno (libc-shim): inline, it must work when malloc cannot */
     void *libc;         /* the rest of the C library's per-rank state, atexit handlers and open files
                          * included (libc-shim/src/libc_state.h),
@@ -242,7 +234,11 @@ typedef struct gp_rank {
     int block_comm, block_peer, block_tag;
     uint64_t block_shown; /* the collective wait its record describes (watchdog.cu), 0: none */
     uint64_t block_t0;  /* when the wait began (--stats), or was first seen to be long; 0: not yet */
-        /* the posted-receive queue's bookkeeping (runtime/src/posted.cu) */
+    /* this rank's operand of a one-word allreduce when its warp came in
+     * apart (shm_collectives.cu): rare, so last, away from the fields
+     * every message reads */
+    uint64_t coll_word;
+    /* the posted-receive queue's bookkeeping (runtime/src/posted.cu) */
     uint32_t posts;      /* receives posted so far: the next one's number */
     uint32_t posted_seen;/* arrivals before this have been offered to the indexed receives */
     int posted_new;      /* the first posted receive not yet matched against the unexpected messages, 0: none */
@@ -325,10 +321,7 @@ typedef struct gp_world {
     int argc;
     char **argv;
     char **envp;             /* the launcher's environment, NULL-terminated */
-    gp_rank *ranks;          /* nranks entries on the threads backend; on the GPU each rank's is in its local memory */
-    uint64_t *heap_remote;   /* nranks entries: blocks other ranks freed for the rank (a stack; malloc.cu) */
-    uint64_t *coll_words;    /* nranks entries: a rank's operand of a one-word allreduce when its warp
-                              * came in apart (shm_collectives.cu), which a lane of its warp combines */
+    gp_rank *ranks;          /* nranks entries */
     gp_msg *slots;           /* nranks * GP_SLOTS_PER_RANK */
     int *exit_codes;         /* nranks entries, written when a rank returns */
     uint32_t *exited;        /* nranks entries, 1 once the rank has returned */
@@ -379,17 +372,16 @@ typedef struct gp_world_hot {
     /* how long a lane waits for its warp to regroup after a blocking call
      * (warp_regroup.cu), in SM clock cycles; 0: lanes never wait */
     uint32_t regroup_cycles;
-    uint64_t *heap_remote;
 } gp_world_hot;
 extern GPUMPI_CONST_VAR gp_world_hot gp_hot;
 
 /* The part of a rank's own state that its MPI calls read on every call,
  * kept on chip: in the block's dynamic shared memory after the per-thread
- * globals pointers (launcher), thread-local on the threads backend. From
- * the rank's gp_rank (local memory) each would be a load through L1, and
- * from L2 or DRAM once evicted (at full occupancy L1 holds a few dozen
- * bytes per rank). Each rank touches only its own, but for the regroup
- * (warp_regroup.cu), which reads its warp's. */
+ * globals pointers (launcher), thread-local on the threads backend. In the
+ * rank's gp_rank each costs a load from L2, or from DRAM at full occupancy
+ * (270,336 ranks' gp_rank do not fit in L2), per call and rank; and a
+ * device-scope acquire empties L1, so even a rank's recent reads of its
+ * gp_rank go back to L2. Each rank touches only its own. */
 enum {
     GP_RF_INIT = 1,       /* inside MPI_Init..MPI_Finalize (gp_rank.init_state == 1) */
     GP_RF_POSTED = 2,     /* receives are posted (gp_rank.posted_head != 0) */
@@ -411,10 +403,6 @@ typedef struct gp_rank_chip {
 #if defined(GPUMPI_CUDA)
 extern __shared__ char *gp_globals_bases[];
 GPUMPI_FN static inline gp_rank_chip *gp_chip(void) { return (gp_rank_chip *)(gp_globals_bases + blockDim.x) + threadIdx.x; }
-/* Where the block's ranks find their gp_rank: after the chips, one word
- * for the block, since every thread's gp_rank sits at the same address of
- * its own local memory (gp_rank_kernel). */
-GPUMPI_FN static inline gp_rank **gp_rank_where(void) { return (gp_rank **)((gp_rank_chip *)(gp_globals_bases + blockDim.x) + blockDim.x); }
 #else
 extern __thread gp_rank_chip gp_threads_chip;
 static inline gp_rank_chip *gp_chip(void) { return &gp_threads_chip; }
