@@ -37,7 +37,8 @@ __global__ void gp_rank_kernel(int nranks, int service)
     /* the rank's private memory: local memory at the bottom of its stack,
      * live until the rank ends (the stack limit includes it) */
     size_t private_bytes = gp_world_ptr->private_bytes;
-    gp_private_init(private_bytes ? (char *)alloca(private_bytes) : NULL, private_bytes);
+    char *tables = (char *)alloca(GP_TABLES_BYTES);
+    gp_private_init(private_bytes ? (char *)alloca(private_bytes) : NULL, private_bytes, tables, GP_TABLES_BYTES);
     gp_globals_bases[threadIdx.x] = gp_rank_globals();
     gp_rank_run();
 }
@@ -124,7 +125,7 @@ static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
         if (o->private_bytes < GP_PRIVATE_MIN_BYTES) o->private_bytes = 0;
     }
     for (;;) {
-        size_t local = o->stack + (o->private_bytes ? o->private_bytes + 16 : 0); /* alloca may align up */
+        size_t local = o->stack + GP_TABLES_BYTES + 16 + (o->private_bytes ? o->private_bytes + 16 : 0); /* alloca may align up */
         cudaError_t se = cudaDeviceSetLimit(cudaLimitStackSize, local);
         if (se == cudaSuccess) break;
         cudaGetLastError();
@@ -143,8 +144,8 @@ static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
     }
     if (o->verbose) {
         gp_report_rank_memory(o->stack, o->private_bytes, "local memory, interleaved across a warp");
-        fprintf(stderr, "gpumpi: stack and private memory are reserved for all %zu threads the GPU holds: %.1f GiB\n",
-                threads, (double)(o->stack + o->private_bytes) * (double)threads / (1 << 30));
+        fprintf(stderr, "gpumpi: stack, runtime tables and private memory are reserved for all %zu threads the GPU holds: %.1f GiB\n",
+                threads, (double)(o->stack + GP_TABLES_BYTES + o->private_bytes) * (double)threads / (1 << 30));
     }
     return 0;
 }

@@ -22,7 +22,7 @@ extern gp_world *gp_world_ptr;
 extern gp_world_hot gp_hot;
 extern char **environ;
 void gp_rank_run(void);
-void gp_private_init(char *base, size_t bytes);
+void gp_private_init(char *base, size_t bytes, char *tables, size_t tables_bytes);
 char *gp_rank_globals(void);
 __thread int gp_threads_rank;
 __thread gp_rank_chip gp_threads_chip;
@@ -79,7 +79,8 @@ static void *rank_thread(void *arg)
         sigaltstack(&alt, NULL);
     }
     size_t pb = gp_world_ptr->private_bytes;
-    gp_private_init(pb ? private_arenas + (size_t)gp_threads_rank * pb : NULL, pb);
+    char tables[GP_TABLES_BYTES] __attribute__((aligned(16))); /* lives until the rank returns */
+    gp_private_init(pb ? private_arenas + (size_t)gp_threads_rank * pb : NULL, pb, tables, sizeof tables);
     gp_threads_globals_base = gp_rank_globals();
     gp_rank_run();
     return NULL;

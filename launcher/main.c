@@ -60,6 +60,8 @@ size_t gp_build_stack_bytes(int verbose)
 
 void gp_report_rank_memory(size_t stack, size_t private_bytes, const char *where)
 {
+    fprintf(stderr, "gpumpi: per rank: the runtime's own tables (requests, communicators) take the first %d bytes of "
+            "its local memory, the rest of them the shared heap\n", GP_TABLES_BYTES);
     if (private_bytes)
         fprintf(stderr, "gpumpi: per rank: stack %zu bytes, private memory %zu bytes (%s: malloc takes blocks of 1k "
                 "up to half of it there first, the rest from the shared heap)\n", stack, private_bytes, where);

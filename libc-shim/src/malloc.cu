@@ -135,7 +135,7 @@ GPUMPI_FN void gp_free(void *p)
     gp_block *a = (gp_block *)((char *)p - GP_BLOCK_HEADER);
     if (a != k) a->magic = 0; /* an aligned payload's own header */
     k->magic = 0;
-    if (k->owner == GP_OWNER_PRIVATE) {
+    if (k->owner == GP_OWNER_PRIVATE || k->owner == GP_OWNER_TABLES) {
         gp_private_free(k);
         return;
     }

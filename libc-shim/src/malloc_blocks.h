@@ -12,13 +12,15 @@
 /* A header in front of an over-aligned payload inside a bigger block: its
  * owner field holds the distance back to the real payload. */
 #define GP_ALIGNED_MAGIC 0x6b61u
-/* The owner of a block in a rank's private arena: only that rank can
- * reach it, so nobody else frees it. */
+/* The owner of a block in a rank's private arena (the program's) or its
+ * tables arena (the runtime's): only that rank can reach it, so nobody
+ * else frees it. */
 #define GP_OWNER_PRIVATE 0xffffffffu
+#define GP_OWNER_TABLES 0xfffffffeu
 #define GP_ENOMEM 12
 
 typedef struct gp_block {
-    uint32_t owner; /* the rank whose lists a freed small block returns to, or GP_OWNER_PRIVATE */
+    uint32_t owner; /* the rank whose lists a freed small block returns to, GP_OWNER_PRIVATE or GP_OWNER_TABLES */
     uint16_t cls;
     uint16_t magic;
     uint64_t size; /* bytes asked for: what realloc copies */
@@ -56,9 +58,7 @@ GPUMPI_FN static inline void *gp_block_hand_out(uint64_t b, int cls, size_t n)
     return (char *)k + GP_BLOCK_HEADER;
 }
 
-/* A rank's private arena (malloc_private.cu): a block of class cls, or 0
- * when it does not fit; giving one back. */
-GPUMPI_FN uint64_t gp_private_block(int cls);
+/* Gives a block back to the rank's arena it came from (malloc_private.cu). */
 GPUMPI_FN void gp_private_free(gp_block *k);
 
 #endif

@@ -15,9 +15,11 @@
  * (p2p.cu: gp_is_shared_memory).
  *
  * One rank only, so no atomics. Blocks carry malloc.cu's header and
- * classes, the owner field GP_OWNER_PRIVATE, and go back on the arena's
+ * classes, the owner field GP_OWNER_PRIVATE (GP_OWNER_TABLES in the
+ * runtime tables' arena), and go back on the arena's
  * own free lists. The arena's bookkeeping sits at its start. */
 #include "gpumpi/shim_stdlib.h"
+#include "gpumpi/shim_string.h"
 #include "malloc_blocks.h"
 #include "gpumpi/launch.h"
 
@@ -27,6 +29,7 @@
 typedef struct gp_private_arena {
     char *top, *end;   /* not carved yet */
     uint64_t max_block; /* larger requests go to the shared heap */
+    uint32_t owner;     /* what its blocks' headers say: GP_OWNER_PRIVATE or GP_OWNER_TABLES */
     uint64_t free[GP_PRIVATE_CLASSES];
 } gp_private_arena;
 
@@ -34,29 +37,36 @@ typedef struct gp_private_arena {
 __thread const char *gp_threads_private_lo, *gp_threads_private_hi;
 #endif
 
-extern "C" GPUMPI_FN void gp_private_init(char *base, size_t bytes)
+/* An arena in [base, base + bytes), or NULL if that is too small to be worth one. */
+GPUMPI_FN static gp_private_arena *gp_arena_make(char *base, size_t bytes, uint32_t owner, int half)
 {
-    gp_rank *me = gp_self();
-    me->private_arena = 0;
     uintptr_t lo = ((uintptr_t)base + 15) & ~(uintptr_t)15, hi = (uintptr_t)base + bytes;
-    if (!base || bytes < GP_PRIVATE_MIN_BYTES) return; /* the launcher allows no less */
+    if (!base || hi < lo + 2048) return 0;
     gp_private_arena *a = (gp_private_arena *)lo;
     a->top = (char *)lo + ((sizeof *a + 15) & ~(size_t)15);
     a->end = (char *)hi;
-    /* one block may take half: the arena is for a rank's working arrays,
-     * and one large message buffer should not crowd them all out */
-    a->max_block = (uint64_t)(a->end - a->top) / 2;
+    a->max_block = (uint64_t)(a->end - a->top) / (half ? 2 : 1);
+    a->owner = owner;
     for (int i = 0; i < GP_PRIVATE_CLASSES; i++) a->free[i] = 0;
-    me->private_arena = a;
+    return a;
+}
+
+extern "C" GPUMPI_FN void gp_private_init(char *base, size_t bytes, char *tables, size_t tables_bytes)
+{
+    gp_rank *me = gp_self();
+    me->tables_arena = gp_arena_make(tables, tables_bytes, GP_OWNER_TABLES, 0);
+    /* the launcher allows no less; one block may take half: the arena is
+     * for a rank's working arrays, and one large message buffer should not
+     * crowd them all out */
+    me->private_arena = bytes >= GP_PRIVATE_MIN_BYTES ? gp_arena_make(base, bytes, GP_OWNER_PRIVATE, 1) : 0;
 #if defined(GPUMPI_THREADS)
-    gp_threads_private_lo = base;
-    gp_threads_private_hi = base + bytes;
+    gp_threads_private_lo = me->private_arena ? base : 0;
+    gp_threads_private_hi = me->private_arena ? base + bytes : 0;
 #endif
 }
 
-GPUMPI_FN void *gp_private_take(size_t bytes)
+GPUMPI_FN static void *gp_arena_take(gp_private_arena *a, size_t bytes)
 {
-    gp_private_arena *a = (gp_private_arena *)gp_self()->private_arena;
     bytes = (bytes + 15) & ~(size_t)15;
     if (!a || (size_t)(a->end - a->top) < bytes) return 0;
     char *p = a->top;
@@ -64,24 +74,51 @@ GPUMPI_FN void *gp_private_take(size_t bytes)
     return p;
 }
 
-GPUMPI_FN uint64_t gp_private_block(int cls)
+GPUMPI_FN void *gp_private_take(size_t bytes) { return gp_arena_take((gp_private_arena *)gp_self()->private_arena, bytes); }
+
+/* A block of the arena for n bytes (its payload), or NULL when it does not fit. */
+GPUMPI_FN static void *gp_arena_malloc(gp_private_arena *a, size_t n)
 {
-    gp_private_arena *a = (gp_private_arena *)gp_self()->private_arena;
-    if (!a || cls >= GP_PRIVATE_CLASSES) return 0;
+    if (!a || n > a->max_block) return 0;
+    int cls = gp_class_of(n);
+    if (cls >= GP_PRIVATE_CLASSES) return 0;
     uint64_t b = a->free[cls];
-    if (b) {
+    if (b)
         a->free[cls] = *gp_next_of(b);
-        return b;
-    }
-    return (uint64_t)(uintptr_t)gp_private_take(gp_class_bytes(cls));
+    else
+        b = (uint64_t)(uintptr_t)gp_arena_take(a, gp_class_bytes(cls));
+    if (!b) return 0;
+    ((gp_block *)(uintptr_t)b)->owner = a->owner;
+    return gp_block_hand_out(b, cls, n);
 }
 
 GPUMPI_FN void gp_private_free(gp_block *k)
 {
-    gp_private_arena *a = (gp_private_arena *)gp_self()->private_arena;
+    gp_rank *me = gp_self();
+    gp_private_arena *a = (gp_private_arena *)(k->owner == GP_OWNER_TABLES ? me->tables_arena : me->private_arena);
     uint64_t b = (uint64_t)(uintptr_t)k;
     *gp_next_of(b) = a->free[k->cls];
     a->free[k->cls] = b;
+}
+
+/* The runtime's tables that only their rank reads and writes (its
+ * requests, communicators, posted-receive index) in its local memory: a
+ * store there stays in L1, where a store to the shared heap sends the next
+ * read of the line to L2. Six MPI_Irecv, six MPI_Isend and the MPI_Waitall
+ * of a halo exchange on an H200: 1,131 -> 718 us at 32,768 ranks
+ * (bench/README.md, session 19). */
+GPUMPI_FN void *gp_tables_malloc(size_t n)
+{
+    void *p = gp_arena_malloc((gp_private_arena *)gp_self()->tables_arena, n);
+    return p ? p : gp_malloc(n);
+}
+
+GPUMPI_FN void *gp_tables_calloc(size_t count, size_t size)
+{
+    size_t n = count * size; /* the runtime's own sizes: no overflow */
+    void *p = gp_tables_malloc(n);
+    if (p) gp_memset(p, 0, n);
+    return p;
 }
 
 /* Smaller blocks stay in the shared heap. Private memory pays when a
@@ -94,14 +131,6 @@ GPUMPI_FN void gp_private_free(gp_block *k)
 /* The program's malloc: private while it fits, else shared. */
 GPUMPI_FN void *gp_rank_malloc(size_t n)
 {
-    gp_private_arena *a = (gp_private_arena *)gp_self()->private_arena;
-    if (a && n >= GP_PRIVATE_MIN_BLOCK && n <= a->max_block) {
-        int cls = gp_class_of(n);
-        uint64_t b = gp_private_block(cls);
-        if (b) {
-            ((gp_block *)(uintptr_t)b)->owner = GP_OWNER_PRIVATE;
-            return gp_block_hand_out(b, cls, n);
-        }
-    }
-    return gp_malloc(n);
+    void *p = n >= GP_PRIVATE_MIN_BLOCK ? gp_arena_malloc((gp_private_arena *)gp_self()->private_arena, n) : 0;
+    return p ? p : gp_malloc(n);
 }

@@ -11,7 +11,7 @@ GPUMPI_FN int gp_table_reserve(void **table, int *cap, int need, size_t elem)
     if (need <= *cap) return 1;
     int grown = *cap ? *cap * 2 : 4;
     while (grown < need) grown *= 2;
-    void *t = gp_malloc(elem * (size_t)grown);
+    void *t = gp_tables_malloc(elem * (size_t)grown);
     if (!t) return 0;
     if (*cap) gp_memcpy(t, *table, elem * (size_t)*cap);
     gp_memset((char *)t + elem * (size_t)*cap, 0, elem * (size_t)(grown - *cap));
@@ -24,7 +24,7 @@ GPUMPI_FN int gp_table_reserve(void **table, int *cap, int need, size_t elem)
 GPUMPI_FN static gp_comm_state *gp_cs_new(void)
 {
     gp_rank *me = gp_self();
-    gp_comm_state *cs = (gp_comm_state *)gp_malloc(sizeof(gp_comm_state));
+    gp_comm_state *cs = (gp_comm_state *)gp_tables_malloc(sizeof(gp_comm_state));
     if (!cs) gp_fatal("MPI_Init", MPI_ERR_NO_MEM, "no device heap left for the communicator table");
     gp_memset(cs, 0, sizeof *cs);
     if (!gp_table_reserve((void **)&cs->comms, &cs->cap_comms, 4, sizeof(gp_comm)))

@@ -199,7 +199,9 @@ GPUMPI_FN int gp_attrs_finalize(void);
  * added by the program, else 0. */
 GPUMPI_FN int gp_added_error(int code, int *cls, const char **text);
 
-/* Grows a table of elem-byte entries so that it holds need; 0 without heap. */
+/* Grows a table of elem-byte entries so that it holds need; 0 without heap.
+ * The tables are the calling rank's own: in its local memory while they
+ * fit (gp_tables_malloc). */
 GPUMPI_FN int gp_table_reserve(void **table, int *cap, int need, size_t elem);
 
 #endif

@@ -53,7 +53,7 @@ GPUMPI_FN static int *gp_pq_list(gp_posted_index *x, int src_world)
 GPUMPI_FN static gp_posted_index *gp_pq_new_index(int shift)
 {
     int buckets = 1 << (32 - shift);
-    gp_posted_index *x = (gp_posted_index *)gp_calloc(1, sizeof(gp_posted_index) + sizeof(int) * 2 * (size_t)buckets);
+    gp_posted_index *x = (gp_posted_index *)gp_tables_calloc(1, sizeof(gp_posted_index) + sizeof(int) * 2 * (size_t)buckets);
     if (!x) gp_fatal("MPI_Irecv", MPI_ERR_NO_MEM, "no device heap left for the posted-receive index (raise --heap)");
     x->buckets = buckets;
     x->shift = shift;

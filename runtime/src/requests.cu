@@ -24,7 +24,7 @@ GPUMPI_FN int gp_req_new(int kind)
     } else {
         if (r->nreqs == r->cap_reqs) {
             int cap = r->cap_reqs ? r->cap_reqs * 2 : 16;
-            gp_req *grown = (gp_req *)gp_malloc(sizeof(gp_req) * (size_t)cap);
+            gp_req *grown = (gp_req *)gp_tables_malloc(sizeof(gp_req) * (size_t)cap);
             if (!grown) gp_fatal("MPI_Isend", MPI_ERR_NO_MEM, "no device heap left for %d requests (raise --heap)", cap);
             if (r->nreqs) gp_memcpy(grown, r->reqs, sizeof(gp_req) * (size_t)r->nreqs);
             gp_free(r->reqs);

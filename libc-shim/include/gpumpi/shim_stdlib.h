@@ -18,6 +18,10 @@ GPUMPI_FN void gp_free(void *p);
  * gp_calloc (shared only). free and realloc take either. */
 GPUMPI_FN void *gp_rank_malloc(size_t n);
 GPUMPI_FN void *gp_rank_calloc(size_t count, size_t size);
+/* The runtime's tables that only their rank touches: in the rank's local
+ * memory while they fit (malloc_private.cu), else the shared heap. */
+GPUMPI_FN void *gp_tables_malloc(size_t n);
+GPUMPI_FN void *gp_tables_calloc(size_t count, size_t size);
 /* bytes (rounded up to 16) of the rank's private memory for good, or NULL. */
 GPUMPI_FN void *gp_private_take(size_t bytes);
 GPUMPI_FN void *gp_memalign(size_t align, size_t n);

@@ -12,8 +12,10 @@ extern "C" {
 GPUMPI_FN void gp_rank_run(void);
 /* As a rank starts: its private memory is [base, base + bytes) (NULL:
  * none; on the GPU local memory from alloca, which only this thread can
- * reach); then the start of its globals block, which may be in it. */
-GPUMPI_FN void gp_private_init(char *base, size_t bytes);
+ * reach), the arena of its runtime tables [tables, tables + GP_TABLES_BYTES)
+ * (the same kind of memory); then the start of its globals block, which
+ * may be in the private memory. */
+GPUMPI_FN void gp_private_init(char *base, size_t bytes, char *tables, size_t tables_bytes);
 GPUMPI_FN char *gp_rank_globals(void);
 /* What the copy service's warps run (numbered 0, 1, ...), until every rank
  * has returned. */

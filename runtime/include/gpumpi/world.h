@@ -33,6 +33,10 @@
 /* A rank's private memory (--private) is 0 or at least this much: its
  * bookkeeping and room for a few blocks (libc-shim/src/malloc_private.cu). */
 #define GP_PRIVATE_MIN_BYTES 8192
+/* Every rank's local memory also holds the runtime's tables that only the
+ * rank touches (its requests, communicators, posted-receive index:
+ * gp_tables_malloc); what does not fit goes to the shared heap. */
+#define GP_TABLES_BYTES 16384
 
 typedef struct gp_rank_heap {
     uint64_t free[GP_HEAP_SMALL_CLASSES];   /* this rank's free blocks per class */
@@ -224,6 +228,7 @@ typedef struct gp_rank {
     int bsend_size;
     gp_rank_heap heap;
     void *private_arena;/* this rank's private memory (libc-shim/src/malloc_private.cu), or NULL */
+    void *tables_arena; /* the runtime's tables of this rank, in its local memory (the same file), or NULL */
     int libc_errno;     /* errno (libc-shim): inline, it must work when malloc cannot */
     void *libc;         /* the rest of the C library's per-rank state, atexit handlers and open files
                          * included (libc-shim/src/libc_state.h),

@@ -1,0 +1,18 @@
+# The device commands of session 19 (run from the repository root with .gpubuild carried;
+# gb.tar.xz held base/ and new/: the six apps, nbc_basic and bench/{halo_anatomy,pingpong,collectives,allpairs},
+# base built with main's gpumpicc (e5c1b07), new with this session's)
+# --- bench.sh (benchmarks.txt)
+cd .gpubuild && tar xJf gb.tar.xz
+for i in 1 2 3 4 5 6; do s=$(date +%s); timeout 60 ./new/nbc_basic ---gpumpi -n 4096 --timeout 8 > $OUT/nbc_$i.txt 2>&1; echo "nbc new $i rc=$? $(( $(date +%s)-s )) s $(head -c 150 $OUT/nbc_$i.txt)"; done
+for v in base new; do
+  for N in 32768 270336; do timeout 60 ./$v/b/halo_anatomy 16 30 cart ---gpumpi -n $N | sed "s/^/$v $N: /"; done
+  timeout 120 ./$v/b/collectives 0 3 200 3 ---gpumpi -n 270336 | sed "s/^/$v: /"
+  timeout 60 ./$v/b/pingpong 1000 4096 ---gpumpi -g 2 -b 1 | sed "s/^/$v: /"
+  timeout 60 ./$v/b/allpairs 8 2 ---gpumpi -n 4096 | sed "s/^/$v: /"
+done
+# --- sbs.sh (side_by_side.*, runs.csv)
+cd .gpubuild && tar xJf gb.tar.xz && cd ..
+OUT=$OUT/sbs SBS_BUDGET_S=440 GPU_NPS="32768 max" CPU_NPS=16 sh bench/side_by_side.sh run .gpubuild/base .gpubuild/new
+# --- gpu suite (gpu_suite.txt): ctest's gpu.build output, ELF files stripped, as .gpubuild/suite.tar.xz
+mkdir -p build && tar xJf .gpubuild/suite.tar.xz -C build && mv build/suite build/gpu-tests
+sh tests/gpu/run.sh build/gpu-tests $PWD > $OUT/gpu_suite.txt 2>&1
