@@ -16,3 +16,9 @@ OUT=$OUT/sbs SBS_BUDGET_S=440 GPU_NPS="32768 max" CPU_NPS=16 sh bench/side_by_si
 # --- gpu suite (gpu_suite.txt): ctest's gpu.build output, ELF files stripped, as .gpubuild/suite.tar.xz
 mkdir -p build && tar xJf .gpubuild/suite.tar.xz -C build && mv build/suite build/gpu-tests
 sh tests/gpu/run.sh build/gpu-tests $PWD > $OUT/gpu_suite.txt 2>&1
+# --- heat_phases and private memory (benchmarks.txt, after the suite): .gpubuild held heat_phases
+# (sh bench/heat_phases.sh .gpubuild/heat_phases) and new/{heat,cg,bucketsort,nbody,taskfarm}
+for n in 32768 270336; do ./heat_phases heat.in ---gpumpi -n $n; done
+for p in "" "--private 64k" "--private auto"; do ./heat heat.in ---gpumpi -n 32768 $p; ./cg 128 3 3000 1e-8 ---gpumpi -n 32768 $p
+  ./bucketsort 67108864 1 auto ---gpumpi -n 32768 $p; ./nbody 65536 2 1e-4 2d ---gpumpi -n 32768 $p; ./taskfarm 100000 1000 ---gpumpi -n 32768 $p; done
+./heat_phases heat.in ---gpumpi -n 32768 --private 64k
