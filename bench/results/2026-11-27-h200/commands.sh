@@ -22,3 +22,9 @@ for n in 32768 270336; do ./heat_phases heat.in ---gpumpi -n $n; done
 for p in "" "--private 64k" "--private auto"; do ./heat heat.in ---gpumpi -n 32768 $p; ./cg 128 3 3000 1e-8 ---gpumpi -n 32768 $p
   ./bucketsort 67108864 1 auto ---gpumpi -n 32768 $p; ./nbody 65536 2 1e-4 2d ---gpumpi -n 32768 $p; ./taskfarm 100000 1000 ---gpumpi -n 32768 $p; done
 ./heat_phases heat.in ---gpumpi -n 32768 --private 64k
+# --- register cap (benchmarks.txt, last part): cmake -S . -B /tmp/build64 -DGPUMPI_CUDA_MAXRREG=64; 
+# GPUMPICC=/tmp/build64/bin/gpumpicc sh bench/side_by_side.sh build -> .gpubuild/r64; heat_phases.sh .gpubuild/heat_phases64 /tmp/build64/bin/gpumpicc
+for n in 32768 65536; do ./heat heat.in ---gpumpi -n $n; ./r64/heat heat.in ---gpumpi -n $n; ./cg 128 3 3000 1e-8 ---gpumpi -n $n; ./r64/cg 128 3 3000 1e-8 ---gpumpi -n $n; done
+./r64/heat heat.in ---gpumpi -n 32768 --private 64k; ./r64/cg 128 3 3000 1e-8 ---gpumpi -n 32768 --private 64k
+./r64/bucketsort 67108864 1 auto ---gpumpi -n 32768; ./r64/nbody 65536 2 1e-4 2d ---gpumpi -n 32768; ./r64/taskfarm 100000 1000 ---gpumpi -n 32768
+./heat_phases64 heat.in ---gpumpi -n 32768
