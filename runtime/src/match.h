@@ -110,6 +110,10 @@ GPUMPI_FN static inline void gp_drain_chain(gp_rank *r, int mine, gp_msg *&head,
     while (m) { /* newest first: reverse */
         gp_msg *next = gp_msg_older(m);
         if ((uint64_t)(uintptr_t)next == GP_MSG_LANDED) {
+            /* the sender stored m->landed after its push (it learns the
+             * landed word from it), so the inbox's acquire does not cover
+             * it: only the link, stored after a release fence, does */
+            gp_fence_acquire();
             *landed = m->landed;
             next = 0;
         }

@@ -28,3 +28,5 @@ for n in 32768 65536; do ./heat heat.in ---gpumpi -n $n; ./r64/heat heat.in ---g
 ./r64/heat heat.in ---gpumpi -n 32768 --private 64k; ./r64/cg 128 3 3000 1e-8 ---gpumpi -n 32768 --private 64k
 ./r64/bucketsort 67108864 1 auto ---gpumpi -n 32768; ./r64/nbody 65536 2 1e-4 2d ---gpumpi -n 32768; ./r64/taskfarm 100000 1000 ---gpumpi -n 32768
 ./heat_phases64 heat.in ---gpumpi -n 32768
+# --- after the landed-word fence (match.h): the conformance part again (gpu_conformance_fence.txt), from ctest's gpu.build
+sh tests/gpu/run.sh build/gpu-tests $PWD conformance
