@@ -34,8 +34,9 @@ __global__ void gp_rank_kernel(int nranks, int service)
     if (rank >= nranks) return;
     gp_rank_chip none = {0, 0, 0, 0, 0, 0, -1, 0};
     *gp_chip() = none;
-    /* the rank's private memory: local memory at the bottom of its stack,
-     * live until the rank ends (the stack limit includes it) */
+    /* the runtime's tables of the rank and its private memory: local
+     * memory at the bottom of its stack, live until the rank ends (the
+     * stack limit includes both) */
     size_t private_bytes = gp_world_ptr->private_bytes;
     char *tables = (char *)alloca(GP_TABLES_BYTES);
     gp_private_init(private_bytes ? (char *)alloca(private_bytes) : NULL, private_bytes, tables, GP_TABLES_BYTES);
