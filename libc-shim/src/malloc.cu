@@ -163,8 +163,9 @@ GPUMPI_FN void gp_free(void *p)
     }
 }
 
-/* calloc from either allocator: the shared heap's (the runtime's own
- * zeroed tables) or the program's (private first). */
+/* calloc from any of the allocators: the shared heap's (the runtime's own
+ * zeroed tables that other ranks read), the program's (private first) or
+ * the runtime tables' (the rank's local memory first). */
 GPUMPI_FN static void *gp_calloc_from(void *(*alloc)(size_t), size_t count, size_t size)
 {
     if (size && count > (size_t)-1 / size) {
@@ -178,6 +179,7 @@ GPUMPI_FN static void *gp_calloc_from(void *(*alloc)(size_t), size_t count, size
 
 GPUMPI_FN void *gp_calloc(size_t count, size_t size) { return gp_calloc_from(gp_malloc, count, size); }
 GPUMPI_FN void *gp_rank_calloc(size_t count, size_t size) { return gp_calloc_from(gp_rank_malloc, count, size); }
+GPUMPI_FN void *gp_tables_calloc(size_t count, size_t size) { return gp_calloc_from(gp_tables_malloc, count, size); }
 
 /* The program's realloc: a new or moved block comes from private memory
  * first (gp_rank_malloc). */

@@ -19,7 +19,6 @@
  * runtime tables' arena), and go back on the arena's
  * own free lists. The arena's bookkeeping sits at its start. */
 #include "gpumpi/shim_stdlib.h"
-#include "gpumpi/shim_string.h"
 #include "malloc_blocks.h"
 #include "gpumpi/launch.h"
 
@@ -111,14 +110,6 @@ GPUMPI_FN void *gp_tables_malloc(size_t n)
 {
     void *p = gp_arena_malloc((gp_private_arena *)gp_self()->tables_arena, n);
     return p ? p : gp_malloc(n);
-}
-
-GPUMPI_FN void *gp_tables_calloc(size_t count, size_t size)
-{
-    size_t n = count * size; /* the runtime's own sizes: no overflow */
-    void *p = gp_tables_malloc(n);
-    if (p) gp_memset(p, 0, n);
-    return p;
 }
 
 /* Smaller blocks stay in the shared heap. Private memory pays when a
