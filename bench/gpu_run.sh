@@ -75,7 +75,7 @@ done
     # the shared heap and in private memory), the halo exchange's phases,
     # and the all-pairs exchange (its limits are the targets, x20)
     for n in 32768 $MAX; do
-        bench_run $G ${n}ranks 90 "$B/stencil" 8 20 3 ---gpumpi -v -n $n
+        bench_run $G ${n}ranks 90 "$B/stencil" 8 20 3 ---gpumpi -v -n $n --private 0
         bench_run $G ${n}ranks-private 90 "$B/stencil" 8 20 3 ---gpumpi -v -n $n --private auto
         bench_run $G ${n}ranks 60 "$B/halo_anatomy" 16 30 cart ---gpumpi -v -n $n
     done

@@ -27,15 +27,17 @@ rows=$(( (n + cols - 1) / cols ))
     echo "set key top left"
     echo "set grid"
     for a in $apps; do
-        # passing runs only, by rank count
+        # passing runs only, the fastest at each rank count
         # one line per gpumpi build (impl "gpumpi", or "gpumpi-NAME" when builds are compared)
         plot=
         for g in $(awk -F, -v a="$a" 'NR > 1 && $1 == a && $3 ~ /^gpumpi/ && !seen[$3]++ { print $3 }' "$CSV"); do
-            awk -F, -v a="$a" -v g="$g" 'NR > 1 && $1 == a && $3 == g && $6 == "PASS" && $5 > 0 { print $4, $5 }' "$CSV" |
+            awk -F, -v a="$a" -v g="$g" 'NR > 1 && $1 == a && $3 == g && $6 == "PASS" && $5 > 0 && (!($4 in t) || $5 + 0 < t[$4]) { t[$4] = $5 + 0 }
+                END { for (np in t) print np, t[np] }' "$CSV" |
                 sort -n >"$D/$a.$g"
             [ -s "$D/$a.$g" ] && plot="$plot${plot:+, }'$D/$a.$g' using 1:2 with linespoints lw 2 pt 7 title '$g'"
         done
-        awk -F, -v a="$a" 'NR > 1 && $1 == a && $3 !~ /^gpumpi/ && $6 == "PASS" && $5 > 0 { print $4, $5 }' "$CSV" | sort -n >"$D/$a.cpu"
+        awk -F, -v a="$a" 'NR > 1 && $1 == a && $3 !~ /^gpumpi/ && $6 == "PASS" && $5 > 0 && (!($4 in t) || $5 + 0 < t[$4]) { t[$4] = $5 + 0 }
+            END { for (np in t) print np, t[np] }' "$CSV" | sort -n >"$D/$a.cpu"
         cpu=$(awk -F, -v a="$a" 'NR > 1 && $1 == a && $3 !~ /^gpumpi/ { print $3; exit }' "$CSV")
         prob=$(awk -F, -v a="$a" 'NR > 1 && $1 == a { gsub(/"/, "", $2); print $2; exit }' "$CSV")
         echo "set title '$a ($prob)' noenhanced"

@@ -29,7 +29,7 @@ T=threads
     bench_run $T 4ranks 60 "$BIN/iallreduce" $CO_ARGS ---gpumpi -n 4
     bench_run $T 2ranks 60 "$BIN/msgrate" $MR_ARGS ---gpumpi -n 2
     bench_run $T 7ranks 60 "$BIN/msgrate" $MR_ARGS ---gpumpi -n 7
-    bench_run $T 8ranks 60 "$BIN/stencil" 6 5 2 ---gpumpi -n 8
+    bench_run $T 8ranks 60 "$BIN/stencil" 6 5 2 ---gpumpi -n 8 --private 0
     bench_run $T 8ranks-private 60 "$BIN/stencil" 6 5 2 ---gpumpi -n 8 --private 64k
     bench_run $T 12ranks 60 "$BIN/halo_anatomy" 16 5 cart ---gpumpi -n 12
     bench_run $T 12ranks-world 60 "$BIN/halo_anatomy" 16 5 world ---gpumpi -n 12

@@ -111,9 +111,12 @@ static int check_coresident(const gp_options *o, const cudaDeviceProp *p, long l
 
 /* The stack and each rank's private memory (--private) are one reservation
  * of local memory (cudaLimitStackSize): the private memory sits at the
- * bottom of the stack (alloca in gp_rank_kernel). --private auto is half
- * the free memory over every thread the GPU holds, within GP_LOCAL_MOST,
- * and shrinks while the GPU refuses the reservation. */
+ * bottom of the stack (alloca in gp_rank_kernel). --private auto (the
+ * default) is an eighth of the free memory over every thread the GPU
+ * holds (64 KiB on an H200, 36 KiB on an H100), within GP_LOCAL_MOST and
+ * what --heap leaves, and shrinks while the GPU refuses the reservation:
+ * an eighth because the GPU sets it aside whatever the job's rank count,
+ * and 64 KiB held heat's and cg's grids at 32,768 ranks (bench/README.md). */
 static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
 {
     size_t threads = (size_t)p->maxThreadsPerMultiProcessor * (size_t)p->multiProcessorCount;
@@ -121,7 +124,13 @@ static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
     if (automatic) {
         size_t free_bytes = 0, total = 0;
         CK(cudaMemGetInfo(&free_bytes, &total));
-        size_t share = free_bytes / 2 / threads, most = GP_LOCAL_MOST > o->stack ? GP_LOCAL_MOST - o->stack : 0;
+        size_t budget = free_bytes / 8, spare = free_bytes / 10; /* spare: the CUDA runtime's, as the heap's default keeps */
+        if (o->heap) { /* what the heap the user asked for and the stacks leave */
+            size_t taken = o->heap + spare + (o->stack + GP_TABLES_BYTES) * threads;
+            size_t left = free_bytes > taken ? free_bytes - taken : 0;
+            if (left < budget) budget = left;
+        }
+        size_t share = budget / threads, most = GP_LOCAL_MOST > o->stack ? GP_LOCAL_MOST - o->stack : 0;
         o->private_bytes = (share < most ? share : most) & ~(size_t)4095;
         if (o->private_bytes < GP_PRIVATE_MIN_BYTES) o->private_bytes = 0;
     }

@@ -66,8 +66,8 @@ void gp_report_rank_memory(size_t stack, size_t private_bytes, const char *where
         fprintf(stderr, "gpumpi: per rank: stack %zu bytes, private memory %zu bytes (%s: malloc takes blocks of 1k "
                 "up to half of it there first, the rest from the shared heap)\n", stack, private_bytes, where);
     else
-        fprintf(stderr, "gpumpi: per rank: stack %zu bytes, no private memory (--private 0, the default: malloc takes "
-                "every block from the shared heap)\n", stack);
+        fprintf(stderr, "gpumpi: per rank: stack %zu bytes, no private memory (--private 0, or too little memory for it: "
+                "malloc takes every block from the shared heap)\n", stack);
 }
 
 /* Like mpirun: the job fails if any rank does; name the first one. */

@@ -23,13 +23,14 @@ static void usage(FILE *to, const char *prog)
             "  --stack BYTES    stack per rank (default: what the build measured, else 16k; suffixes k, m)\n"
             "  --heap BYTES     heap for malloc, shared by all ranks (default: most of the free GPU memory,\n"
             "                   4g on the threads backend; suffixes k, m, g)\n"
-            "  --private BYTES  give each rank memory of its own where malloc takes blocks of 1k and more\n"
-            "                   first (up to half of it each) and where the globals go when they fit: on the\n"
-            "                   GPU the rank's local memory, which the GPU interleaves across a warp, so that\n"
-            "                   ranks sweeping their own arrays in step share cache lines (a rank working\n"
-            "                   alone there touches a line per word). auto: half the free GPU memory over\n"
-            "                   every thread the GPU holds, at most 480k with the stack (256k on the threads\n"
-            "                   backend); else at least 8k. Default 0: off, every block from --heap\n"
+            "  --private BYTES  each rank's memory of its own, where malloc takes blocks of 1k and more first\n"
+            "                   (up to half of it each) and where the globals go when they fit: on the GPU the\n"
+            "                   rank's local memory, which the GPU interleaves across a warp, so that ranks\n"
+            "                   sweeping their own arrays in step share cache lines (a rank working alone\n"
+            "                   there touches a line per word). Default auto: an eighth of the free GPU\n"
+            "                   memory over every thread the GPU holds (the GPU sets it aside for all of\n"
+            "                   them), within what --heap leaves and 480k with the stack (256k on the threads\n"
+            "                   backend); else at least 8k; 0: off, every block from --heap\n"
             "  --timeout SECS   deadlock watchdog: when every live rank has been blocked in MPI with no\n"
             "                   message moving for SECS seconds, report where each rank waits and end the\n"
             "                   job with status 124 (default %g; 0 turns it off)\n"
@@ -199,6 +200,7 @@ void gp_parse_options(int argc, char **argv, gp_options *o)
     memset(o, 0, sizeof *o);
     o->timeout = GP_DEFAULT_TIMEOUT;
     o->regroup_us = GP_DEFAULT_REGROUP_US;
+    o->private_bytes = GP_PRIVATE_AUTO;
     prog_name = argv[0];
     int split = argc;
     for (int i = 1; i < argc; i++)

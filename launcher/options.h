@@ -19,7 +19,7 @@ typedef struct gp_options {
     int device;        /* --device: CUDA device number */
     size_t stack;      /* --stack: bytes per rank; 0: the build's figure or the default */
     size_t heap;       /* --heap: heap bytes; 0: the backend picks */
-    size_t private_bytes; /* --private: each rank's private memory; 0 (the default): none; GP_PRIVATE_AUTO: the backend picks */
+    size_t private_bytes; /* --private: each rank's private memory; 0: none; GP_PRIVATE_AUTO (the default): the backend picks */
     double timeout;    /* --timeout: seconds of all-ranks-blocked before the watchdog ends the job; 0: off */
     double regroup_us; /* --regroup: longest a warp's lanes wait for each other after a blocking call; 0: never */
     int stats;         /* --stats: per-rank message statistics at exit */

@@ -25,9 +25,10 @@ fi
 for n in 1 2 3 4 7 16 64; do expect_line "$NAME" "$W/gpumpi" $n " No Errors"; done
 # one rank more than whole nodes of 32 (gpumpi's tree for broadcasts and reductions): the last rank, a root there, is alone in its node
 case $NAME in bcast_reduce_small) for n in 33 65; do expect_line "$NAME" "$W/gpumpi" $n " No Errors"; done ;; esac
-# and with each rank's buffers and globals in its private memory (sends
-# from it are staged: the GPU's path for local memory)
-export GPUMPI_PRIVATE=64k
+# the runs above keep each rank's buffers and globals in its private
+# memory (the default: sends from it are staged, the GPU's path for local
+# memory); and with none, everything in the shared heap
+export GPUMPI_PRIVATE=0
 for n in 3 16; do expect_line "$NAME" "$W/gpumpi" $n " No Errors"; done
 unset GPUMPI_PRIVATE
-note "$NAME: No Errors under gpumpi (threads${FLAGS:+, $FLAGS}) at 1, 2, 3, 4, 7, 16, 64 ranks, and at 3 and 16 with --private 64k"
+note "$NAME: No Errors under gpumpi (threads${FLAGS:+, $FLAGS}) at 1, 2, 3, 4, 7, 16, 64 ranks, and at 3 and 16 with --private 0"

@@ -57,10 +57,13 @@ globals)
     "$BUILD/bin/gpumpicc" --backend=threads "$SRC/tests/programs/globals/main.c" "$SRC/tests/programs/globals/other.c" \
         -o "$W/p" || fail "gpumpicc could not build the globals test"
     for n in 1 2 7 64; do check_globals "$W/p" $n; done
-    # each rank's globals in its private memory, filled by the rank itself
-    # (pointers between globals relocated into it)
-    export GPUMPI_PRIVATE=8k
-    for n in 2 7; do check_globals "$W/p" $n; done
+    # each rank's globals in its private memory (the default), filled by
+    # the rank itself (pointers between globals relocated into it); in a
+    # small one, and in the shared heap
+    for p in 8k 0; do
+        export GPUMPI_PRIVATE=$p
+        for n in 2 7; do check_globals "$W/p" $n; done
+    done
     unset GPUMPI_PRIVATE ;;
 mpich)
     # the examples are plain MPI: they build and pass under a CPU MPI too

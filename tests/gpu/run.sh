@@ -38,8 +38,10 @@ if part programs; then
     check_live_output "$B/live_output"
     check_multifile "$B/multifile" 5
     for n in 1 7 1000; do check_globals "$B/globals" $n; done
-    export GPUMPI_PRIVATE=8k # the globals in each rank's local memory
-    for n in 7 1000; do check_globals "$B/globals" $n; done
+    for p in 8k 0; do # the globals in a small private memory, and in the shared heap
+        export GPUMPI_PRIVATE=$p
+        for n in 7 1000; do check_globals "$B/globals" $n; done
+    done
     unset GPUMPI_PRIVATE
     check_envp "$B/main_envp"
     expect_line designators "$B/designators" 64 "designators ok"
@@ -63,16 +65,16 @@ part conformance && for path in "$B"/conformance/*; do
         (expect_line $t "$path" $n " No Errors") || failed="$failed $t@$n"
     done
 done
-# with each rank's buffers and globals in its private memory (local
-# memory, which only the rank can reach): every program at 64 ranks, and
-# private_memory at 4096
-export GPUMPI_PRIVATE=64k
+# with no private memory (every buffer and global in the shared heap, as
+# when the GPU has no memory to spare for it): every program at 64 ranks,
+# and private_memory at 4096
+export GPUMPI_PRIVATE=0
 part conformance && for path in "$B"/conformance/*; do
     t=$(basename "$path")
-    (expect_line $t "$path" 64 " No Errors") || failed="$failed $t@64-private"
+    (expect_line $t "$path" 64 " No Errors") || failed="$failed $t@64-noprivate"
 done
 part conformance && { (expect_line private_memory "$B/conformance/private_memory" 4096 " No Errors") ||
-    failed="$failed private_memory@4096-private"; }
+    failed="$failed private_memory@4096-noprivate"; }
 unset GPUMPI_PRIVATE
 # blocks of 4 ranks: the world's tree has three levels, each node
 # carried by a group smaller than a warp
@@ -95,11 +97,11 @@ part largest && for t in $LARGEST; do
     (GPUMPI_TEST_TIMEOUT=150 expect_line $t "$B/conformance/$t" "$MAX" " No Errors") || failed="$failed $t@$MAX"
     note "$t at $MAX ranks ($(($(date +%s) - t0)) s)"
 done
-# and private_memory with the launcher's own size of private memory
+# and private_memory with no private memory
 part largest && {
     MAX=$(largest_resident "$B/conformance/private_memory")
-    (GPUMPI_PRIVATE=auto GPUMPI_TEST_TIMEOUT=150 expect_line private_memory "$B/conformance/private_memory" "$MAX" \
-        " No Errors") || failed="$failed private_memory@$MAX-private-auto"
+    (GPUMPI_PRIVATE=0 GPUMPI_TEST_TIMEOUT=150 expect_line private_memory "$B/conformance/private_memory" "$MAX" \
+        " No Errors") || failed="$failed private_memory@$MAX-noprivate"
 }
 # the launcher's cases that need no converter, on the GPU
 part launcher && for c in options endings watchdog files stdin clocks output stats private gpu_scale; do
@@ -107,7 +109,7 @@ part launcher && for c in options endings watchdog files stdin clocks output sta
         failed="$failed launcher.$c"
 done
 [ -z "$failed" ] || fail "failed on the GPU:$failed"
-part conformance && note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks (three also in 1024 blocks of 4), and at 64 with --private 64k"
+part conformance && note "conformance: $(ls "$B/conformance" | wc -l) programs, No Errors at 4, 7, 64 and 4096 ranks (three also in 1024 blocks of 4), and at 64 with --private 0"
 part largest && note "conformance: $(echo $LARGEST | wc -w) programs No Errors at the largest resident count"
 part launcher && note "launcher: options, endings, watchdog, files, stdin, clocks, output, stats, private, gpu_scale on the GPU"
 note "GPU: all checks passed ($PARTS)"

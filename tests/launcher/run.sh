@@ -286,20 +286,33 @@ stack)
     fi ;;
 private)
     # each rank's private memory (--private): -v gives its size and where
-    # the globals went; the program's buffers and globals are right without
-    # it (the default), with the backend's size, too small to use
-    # (everything in the shared heap), and from GPUMPI_PRIVATE
+    # the globals went; the program's buffers and globals are right with
+    # the backend's size (the default), off, too small to use (everything
+    # in the shared heap), and from GPUMPI_PRIVATE
     build private_memory conformance
     run "$W/private_memory" ---gpumpi -n 5 -v
     status_is "private default" 0
     out_has "private default" " No Errors"
-    err_has "private default -v" "no private memory (--private 0, the default: malloc takes every block from the shared heap)"
-    err_has "private default -v" "bytes per rank, in shared memory"
+    err_has "private default -v" "malloc takes blocks of 1k up to half of it there first"
+    err_has "private default -v" "bytes per rank, in its private memory (each rank fills its own)"
+    run "$W/private_memory" ---gpumpi -n 5 -v --private 0
+    status_is "--private 0" 0
+    out_has "--private 0" " No Errors"
+    err_has "--private 0 -v" "no private memory (--private 0, or too little memory for it: malloc takes every block from the shared heap)"
+    err_has "--private 0 -v" "bytes per rank, in shared memory"
     run "$W/private_memory" ---gpumpi -n 5 -v --private auto
     status_is "--private auto" 0
     out_has "--private auto" " No Errors"
     err_has "--private auto -v" "malloc takes blocks of 1k up to half of it there first"
-    err_has "--private auto -v" "bytes per rank, in its private memory (each rank fills its own)"
+    if [ "$BACKEND" = cuda ]; then
+        # a heap the user asked for comes first: one that takes most of
+        # the free memory leaves none for private memory, and says so
+        free_mib=$(nvidia-smi --query-gpu=memory.free --format=csv,noheader,nounits -i "${CUDA_VISIBLE_DEVICES:-0}" | head -1)
+        run "$W/private_memory" ---gpumpi -n 5 -v --heap $((free_mib * 17 / 20))m
+        status_is "--heap 85% of free" 0
+        out_has "--heap 85% of free" " No Errors"
+        err_has "--heap 85% of free -v" "no private memory (--private 0, or too little memory for it"
+    fi
     run "$W/private_memory" ---gpumpi -n 5 -v --private 8k
     status_is "--private 8k" 0
     out_has "--private 8k" " No Errors"
@@ -313,7 +326,7 @@ private)
     status_is "GPUMPI_PRIVATE=64k" 0
     out_has "GPUMPI_PRIVATE=64k" " No Errors"
     err_has "GPUMPI_PRIVATE=64k -v" "private memory 65536 bytes"
-    note "private: No Errors off (the default), auto, 8k and with GPUMPI_PRIVATE=64k; -v as expected; 4k refused" ;;
+    note "private: No Errors by default (auto), off, auto, 8k and with GPUMPI_PRIVATE=64k; -v as expected; 4k refused" ;;
 gpu_scale)
     # on a GPU: every resident rank prints one line; the occupancy refusal
     # fires one block past the limit, with the numbers
