@@ -179,11 +179,15 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     alt_stacks = mmap(NULL, (size_t)n * GP_ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
                       -1, 0); /* pages appear only where a fault uses them */
     if (alt_stacks == MAP_FAILED) alt_stacks = NULL;
-    w->private_bytes = o->private_bytes == GP_PRIVATE_AUTO ? GP_THREADS_PRIVATE : o->private_bytes;
+    int automatic = o->private_bytes == GP_PRIVATE_AUTO;
+    w->private_bytes = automatic ? GP_THREADS_PRIVATE : o->private_bytes;
     if (w->private_bytes) {
         private_arenas = mmap(NULL, (size_t)n * w->private_bytes, PROT_READ | PROT_WRITE,
                               MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (private_arenas == MAP_FAILED) {
+        if (private_arenas == MAP_FAILED && automatic) { /* the default: run without, as on a GPU with no room */
+            private_arenas = NULL;
+            w->private_bytes = 0;
+        } else if (private_arenas == MAP_FAILED) {
             fprintf(stderr, "gpumpi: cannot reserve %zu bytes of private memory for each of %d ranks (--private): %s\n",
                     w->private_bytes, n, strerror(errno));
             exit(1);
