@@ -65,7 +65,7 @@ GPUMPI_FN static int gp_improbe(const char *fn, int source, int tag, MPI_Comm co
     if (source == MPI_PROC_NULL) {
         *flag = 1;
         *message = MPI_MESSAGE_NO_PROC;
-        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
     gp_progress(); /* receives posted earlier have the first claim */
@@ -74,7 +74,7 @@ GPUMPI_FN static int gp_improbe(const char *fn, int source, int tag, MPI_Comm co
     *flag = m != 0;
     if (!m) return MPI_SUCCESS;
     *message = gp_probed_new(m, comm);
-    gp_set_status(status, gp_world_to_comm(comm, m->src), m->tag, MPI_SUCCESS, m->bytes);
+    gp_set_status(status, gp_world_to_comm(comm, m->src), m->tag, m->bytes);
     return MPI_SUCCESS;
 }
 
@@ -135,14 +135,15 @@ GPUMPI_FN static void gp_probed_drop(MPI_Message *message)
 
 /* Copies the message out into (count, datatype) at buf; *status as a receive's. */
 GPUMPI_FN static int gp_mrecv(const char *fn, void *buf, int count, MPI_Datatype datatype, MPI_Message *message,
-                              MPI_Status *status, MPI_Comm *comm_out)
+                              MPI_Status *status, MPI_Comm *comm_out, int *err)
 {
     gp_msg *m = 0;
     MPI_Comm comm = MPI_COMM_NULL;
     GP_TRY(gp_probed_take(fn, message, &m, &comm));
     *comm_out = comm;
+    *err = MPI_SUCCESS;
     if (!m) {
-        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         gp_probed_drop(message);
         return MPI_SUCCESS;
     }
@@ -150,8 +151,8 @@ GPUMPI_FN static int gp_mrecv(const char *fn, void *buf, int count, MPI_Datatype
     gp_probed_drop(message);
     int src, tag;
     size_t got;
-    int rc = gp_deliver(m, buf, count, datatype, &src, &tag, &got);
-    gp_set_status(status, gp_world_to_comm(comm, src), tag, rc, got);
+    *err = gp_deliver(m, buf, count, datatype, &src, &tag, &got);
+    gp_set_status(status, gp_world_to_comm(comm, src), tag, got);
     return MPI_SUCCESS;
 }
 
@@ -159,9 +160,10 @@ GPUMPI_FN int MPI_Mrecv(void *buf, int count, MPI_Datatype datatype, MPI_Message
 {
     MPI_Status st;
     MPI_Comm comm = MPI_COMM_NULL;
-    GP_TRY(gp_mrecv("MPI_Mrecv", buf, count, datatype, message, &st, &comm));
-    if (status) *status = st;
-    if (st.MPI_ERROR == MPI_ERR_TRUNCATE)
+    int err;
+    GP_TRY(gp_mrecv("MPI_Mrecv", buf, count, datatype, message, &st, &comm, &err));
+    gp_status_out(status, &st);
+    if (err == MPI_ERR_TRUNCATE)
         return gp_err(comm, "MPI_Mrecv", MPI_ERR_TRUNCATE,
                       "message truncated (got %lld bytes, buffer %zu) from rank %d tag %d",
                       (long long)st.gp_count_bytes, (size_t)count * (size_t)gp_type_size(datatype), st.MPI_SOURCE,
@@ -174,7 +176,8 @@ GPUMPI_FN int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Messag
     if (!request) return gp_err(MPI_COMM_WORLD, "MPI_Imrecv", MPI_ERR_REQUEST, "the request argument is NULL");
     MPI_Status st;
     MPI_Comm comm = MPI_COMM_NULL;
-    GP_TRY(gp_mrecv("MPI_Imrecv", buf, count, datatype, message, &st, &comm));
+    int err;
+    GP_TRY(gp_mrecv("MPI_Imrecv", buf, count, datatype, message, &st, &comm, &err));
     /* a receive request that is already complete: Wait/Test hand back its
      * status (and report a truncation, as for MPI_Irecv) */
     int h = gp_req_new(GP_REQ_RECV);
@@ -189,6 +192,7 @@ GPUMPI_FN int MPI_Imrecv(void *buf, int count, MPI_Datatype datatype, MPI_Messag
     q->tag = st.MPI_TAG;
     q->comm = comm == MPI_COMM_NULL ? MPI_COMM_WORLD : comm;
     q->status = st;
+    q->err = err;
     *request = h;
     return MPI_SUCCESS;
 }

@@ -269,7 +269,7 @@ GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int de
 GPUMPI_FN static int gp_recv_end(MPI_Comm comm, MPI_Status *status, int got_src, int got_tag, size_t got, int rc,
                                  int count, MPI_Datatype datatype)
 {
-    gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, rc, got);
+    gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, got);
     if (rc == MPI_ERR_TRUNCATE)
         return gp_err(comm, "MPI_Recv", rc, "message truncated (got %zu bytes, buffer %zu) from rank %d tag %d", got,
                       (size_t)count * (size_t)gp_type_size(datatype), gp_world_to_comm(comm, got_src), got_tag);
@@ -318,7 +318,7 @@ GPUMPI_FN __noinline__ int gp_recv_call(void *buf, int count, MPI_Datatype datat
     GP_TRY(gp_check_peer("MPI_Recv", comm, source, 1));
     GP_TRY(gp_check_tag(comm, "MPI_Recv", tag, 1));
     if (source == MPI_PROC_NULL) {
-        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
     if (gp_flag(GP_RF_POSTED)) { /* receives posted earlier match first */

@@ -74,7 +74,7 @@ GPUMPI_FN static __forceinline__ int gp_recv_inline(void *buf, int count, MPI_Da
         int got_src, got_tag;
         size_t got_bytes;
         gp_land_deliver(got, buf, &got_src, &got_tag, &got_bytes);
-        gp_set_status(status, got_src, got_tag, MPI_SUCCESS, got_bytes);
+        gp_set_status(status, got_src, got_tag, got_bytes);
         return MPI_SUCCESS;
     }
 #endif

@@ -128,7 +128,8 @@ GPUMPI_FN static void gp_pq_complete(int h, gp_msg *m)
     int got_src, got_tag;
     size_t got;
     int rc = gp_deliver(m, q->buf, q->count, q->type, &got_src, &got_tag, &got);
-    gp_set_status(&q->status, gp_world_to_comm(q->comm, got_src), got_tag, rc, got);
+    gp_set_status(&q->status, gp_world_to_comm(q->comm, got_src), got_tag, got);
+    q->err = rc;
     gp_unpost(h);
     gp_req_finish(h);
 }

@@ -84,15 +84,16 @@ GPUMPI_FN static void gp_start(int h)
     q->active = 1;
     q->done = 0;
     q->pending = 0;
+    q->err = MPI_SUCCESS;
     if (q->peer == MPI_PROC_NULL) {
-        gp_set_status(&q->status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(&q->status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         q->done = 1;
         return;
     }
     if (q->kind == GP_REQ_SEND) {
         q->pending = gp_send_start(q->buf, q->count, q->type, gp_comm_to_world(q->comm, q->peer), q->tag, gp_ctx_p2p(q->comm),
                                    q->mode);
-        gp_set_status(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         q->done = !q->pending;
         if (q->pending) gp_self()->sends_waiting++;
         return;
@@ -178,7 +179,7 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
 {
     gp_req *q = gp_req_at(*request);
     if (q->kind == GP_REQ_COLL) {
-        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         int rc = gp_coll_req_complete(q);
         gp_req_release(*request);
         *request = MPI_REQUEST_NULL;
@@ -186,18 +187,19 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
     }
     MPI_Status st = q->status;
     MPI_Comm comm = q->comm;
+    int err = q->err;
     size_t cap = (size_t)q->count * (size_t)gp_type_size(q->type);
-    if (status) *status = st;
+    gp_status_out(status, &st);
     if (q->persistent) {
         q->active = 0;
     } else {
         gp_req_release(*request);
         *request = MPI_REQUEST_NULL;
     }
-    if (st.MPI_ERROR == MPI_ERR_TRUNCATE)
+    if (err == MPI_ERR_TRUNCATE)
         return gp_err(comm, fn, MPI_ERR_TRUNCATE, "message truncated (got %lld bytes, buffer %zu) from rank %d tag %d",
                       (long long)st.gp_count_bytes, cap, st.MPI_SOURCE, st.MPI_TAG);
-    return st.MPI_ERROR;
+    return err;
 }
 
 /* Null and inactive requests complete at once with an empty status. */
@@ -265,7 +267,7 @@ GPUMPI_FN static int gp_wait(MPI_Request *request, MPI_Status *status)
 {
     GP_TRY(gp_valid("MPI_Wait", *request));
     if (gp_inert(*request)) {
-        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
     gp_waiter w = {0, 0, "MPI_Wait", 1, request, 0};
@@ -289,7 +291,7 @@ GPUMPI_FN int MPI_Test(MPI_Request *request, int *flag, MPI_Status *status)
     GP_TRY(gp_valid("MPI_Test", *request));
     if (gp_inert(*request)) {
         *flag = 1;
-        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
     *flag = gp_poll(*request);
@@ -324,16 +326,34 @@ GPUMPI_FN static int gp_check_all(const char *fn, int count, MPI_Request request
 
 GPUMPI_FN static MPI_Status *gp_nth(MPI_Status statuses[], int i) { return statuses ? &statuses[i] : 0; }
 
+/* Did any of these finished requests end in an error? (A collective's
+ * error shows only when it completes.) */
+GPUMPI_FN static int gp_any_failed(int n, const MPI_Request requests[], const int *indices)
+{
+    for (int k = 0; k < n; k++) {
+        MPI_Request h = requests[indices ? indices[k] : k];
+        if (!gp_inert(h) && gp_req_at(h)->kind != GP_REQ_COLL && gp_req_at(h)->err != MPI_SUCCESS) return 1;
+    }
+    return 0;
+}
+
+/* Completes finished request i into status s: with MPI_ERR_IN_STATUS
+ * (*rc) every status gets its MPI_ERROR, else none does (MPI-3.1 3.2.5). */
+GPUMPI_FN static void gp_complete_into(const char *fn, MPI_Request *request, MPI_Status *s, int *rc)
+{
+    int e = MPI_SUCCESS;
+    if (gp_inert(*request))
+        gp_set_status(s, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+    else
+        e = gp_complete(fn, request, s);
+    if (e != MPI_SUCCESS) *rc = MPI_ERR_IN_STATUS;
+    if (s && *rc == MPI_ERR_IN_STATUS) s->MPI_ERROR = e;
+}
+
 GPUMPI_FN static int gp_complete_all(const char *fn, int count, MPI_Request requests[], MPI_Status statuses[])
 {
-    int rc = MPI_SUCCESS;
-    for (int i = 0; i < count; i++) {
-        if (gp_inert(requests[i])) {
-            gp_set_status(gp_nth(statuses, i), MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
-            continue;
-        }
-        if (gp_complete(fn, &requests[i], gp_nth(statuses, i)) != MPI_SUCCESS) rc = MPI_ERR_IN_STATUS;
-    }
+    int rc = gp_any_failed(count, requests, 0) ? MPI_ERR_IN_STATUS : MPI_SUCCESS;
+    for (int i = 0; i < count; i++) gp_complete_into(fn, &requests[i], gp_nth(statuses, i), &rc);
     return rc;
 }
 
@@ -392,7 +412,7 @@ GPUMPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Sta
         if (i != -1) gp_wait_end(&w);
         if (i == MPI_UNDEFINED) {
             *index = MPI_UNDEFINED;
-            gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+            gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
             return MPI_SUCCESS;
         }
         if (i >= 0) {
@@ -408,7 +428,7 @@ GPUMPI_FN int MPI_Testany(int count, MPI_Request requests[], int *index, int *fl
     int sends, i = gp_first_done("MPI_Testany", count, requests, &sends);
     *flag = i != -1;
     *index = i >= 0 ? i : MPI_UNDEFINED;
-    if (i == MPI_UNDEFINED) gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+    if (i == MPI_UNDEFINED) gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
     return i >= 0 ? gp_complete("MPI_Testany", &requests[i], status) : MPI_SUCCESS;
 }
 
@@ -422,14 +442,13 @@ GPUMPI_FN static int gp_some(const char *fn, int incount, MPI_Request requests[]
     for (int i = 0; i < incount; i++) {
         if (gp_inert(requests[i])) continue;
         active = 1;
-        if (gp_finished(requests[i])) {
-            indices[n] = i;
-            if (gp_complete(fn, &requests[i], gp_nth(statuses, n)) != MPI_SUCCESS) rc = MPI_ERR_IN_STATUS;
-            n++;
-        } else {
+        if (gp_finished(requests[i]))
+            indices[n++] = i;
+        else
             *sends_pending |= gp_is_pending_send(requests[i]);
-        }
     }
+    if (gp_any_failed(n, requests, indices)) rc = MPI_ERR_IN_STATUS;
+    for (int k = 0; k < n; k++) gp_complete_into(fn, &requests[indices[k]], gp_nth(statuses, k), &rc);
     *outcount = active ? n : MPI_UNDEFINED;
     return rc;
 }
@@ -491,7 +510,7 @@ GPUMPI_FN int MPI_Cancel(MPI_Request *request)
      * (MPI lets a cancel fail), and Test_cancelled then says so */
     if (q->kind == GP_REQ_RECV && q->active && !q->done) {
         gp_unpost(*request);
-        gp_set_status(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         q->status.gp_cancelled = 1;
         q->done = 1;
     }
@@ -513,16 +532,16 @@ GPUMPI_FN int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status 
     if (!flag) return gp_err(MPI_COMM_WORLD, "MPI_Request_get_status", MPI_ERR_ARG, "the flag argument is NULL");
     if (gp_inert(request)) {
         *flag = 1;
-        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
     *flag = gp_poll(request);
     if (*flag) {
         gp_req *q = gp_req_at(request);
         if (q->kind == GP_REQ_COLL)
-            gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_SUCCESS, 0);
-        else if (status)
-            *status = q->status;
+            gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
+        else
+            gp_status_out(status, &q->status);
     }
     return MPI_SUCCESS;
 }
@@ -666,7 +685,7 @@ GPUMPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Stat
     GP_TRY(gp_check_peer("MPI_Iprobe", comm, source, 1));
     if (source == MPI_PROC_NULL) {
         *flag = 1;
-        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, MPI_SUCCESS, 0);
+        gp_set_status(status, MPI_PROC_NULL, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
     }
     gp_progress(); /* receives posted earlier have the first claim */
@@ -674,7 +693,7 @@ GPUMPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Stat
     int got_src, got_tag;
     size_t bytes;
     *flag = gp_peek_match(src, tag, gp_ctx_p2p(comm), &got_src, &got_tag, &bytes);
-    if (*flag) gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, MPI_SUCCESS, bytes);
+    if (*flag) gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, bytes);
     return MPI_SUCCESS;
 }
 

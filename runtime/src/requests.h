@@ -31,7 +31,8 @@ typedef struct gp_req {
     MPI_Datatype type;
     int peer, tag;   /* as the user gave them (communicator ranks) */
     MPI_Comm comm;
-    MPI_Status status;
+    MPI_Status status; /* its MPI_ERROR unused: err */
+    int err;           /* how it ended: MPI_SUCCESS, or MPI_ERR_TRUNCATE for a receive */
     /* GP_REQ_COLL: a nonblocking collective (coll_nonblocking.cu) */
     struct gp_sched *sched; /* its schedule, in heap memory the request owns */
     int next_coll;   /* the next collective in flight (handle), 0 at the end */

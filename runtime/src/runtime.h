@@ -197,14 +197,25 @@ GPUMPI_FN static inline int gp_check_tag(MPI_Comm comm, const char *fn, int tag,
     return gp_err(comm, fn, MPI_ERR_TAG, "invalid tag %d (tags must be >= 0)", tag);
 }
 /* Inline: a receive's fast path in the program sets it too (p2p_inline.h). */
-GPUMPI_FN static inline void gp_set_status(MPI_Status *status, int source, int tag, int error, size_t bytes)
+/* MPI_ERROR is left as it was: the calls that return one status never set
+ * it, the ones that return several only with MPI_ERR_IN_STATUS (MPI-3.1
+ * 3.2.5; requests.cu). */
+GPUMPI_FN static inline void gp_set_status(MPI_Status *status, int source, int tag, size_t bytes)
 {
     if (!status) return;
     status->MPI_SOURCE = source;
     status->MPI_TAG = tag;
-    status->MPI_ERROR = error;
     status->gp_count_bytes = (MPI_Count)bytes;
     status->gp_cancelled = 0;
+}
+/* A status handed to the program (a request's, a matched probe's): all
+ * but MPI_ERROR. */
+GPUMPI_FN static inline void gp_status_out(MPI_Status *to, const MPI_Status *from)
+{
+    if (!to) return;
+    int error = to->MPI_ERROR;
+    *to = *from;
+    to->MPI_ERROR = error;
 }
 
 /* Shared-memory fast path for MPI_Allreduce over MPI_COMM_WORLD
