@@ -191,6 +191,8 @@ GPUMPI_FN void gp_topo_release_graphs(gp_comm *c);
 /* Info (info.cu): a new handle holding a copy of info (MPI_INFO_NULL: an
  * empty one); frees a handle made so. */
 GPUMPI_FN int gp_info_copy(const char *fn, MPI_Info info, MPI_Info *out);
+/* The same with only the communicator hints gpumpi takes (info.cu says which). */
+GPUMPI_FN int gp_info_copy_comm_hints(const char *fn, MPI_Info info, MPI_Info *out);
 GPUMPI_FN void gp_info_release(MPI_Info *info);
 /* Attributes at MPI_Finalize: MPI_COMM_SELF's deleted in the reverse order
  * they were set, then MPI_COMM_WORLD's (attr.cu). */

@@ -23,7 +23,7 @@ GPUMPI_FN int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
 {
     GP_TRY(gp_comm_check("MPI_Comm_set_info", comm));
     MPI_Info copy = MPI_INFO_NULL;
-    if (info != MPI_INFO_NULL) GP_TRY(gp_info_copy("MPI_Comm_set_info", info, &copy));
+    if (info != MPI_INFO_NULL) GP_TRY(gp_info_copy_comm_hints("MPI_Comm_set_info", info, &copy));
     gp_comm *c = gp_comm_find(comm);
     if (!c) c = &gp_cs()->comms[MPI_COMM_WORLD];
     gp_info_release(&c->info);
@@ -31,8 +31,8 @@ GPUMPI_FN int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)
     return MPI_SUCCESS;
 }
 
-/* A new info object with the hints in force (all the ones set: each is
- * taken as it was given). */
+/* A new info object with the hints in force: the ones gpumpi takes, as
+ * they were set. */
 GPUMPI_FN int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
 {
     GP_TRY(gp_comm_check("MPI_Comm_get_info", comm));

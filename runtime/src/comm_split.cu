@@ -186,7 +186,7 @@ GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info
     GP_TRY(gp_comm_check(fn, comm));
     if (!newcomm) return gp_err(comm, fn, MPI_ERR_ARG, "the newcomm argument is NULL");
     MPI_Info hints = MPI_INFO_NULL;
-    if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy(fn, info, &hints));
+    if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy_comm_hints(fn, info, &hints));
     if (!with_info && gp_comm_find(comm)->info != MPI_INFO_NULL)
         GP_TRY(gp_info_copy(fn, gp_comm_find(comm)->info, &hints));
     int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc(fn) : 0;

@@ -241,7 +241,19 @@ GPUMPI_FN int MPI_Info_delete(MPI_Info info, const char *key)
     return MPI_SUCCESS;
 }
 
-GPUMPI_FN int gp_info_copy(const char *fn, MPI_Info info, MPI_Info *out)
+/* The communicator hints gpumpi takes (MPI-4.0's assertions, which it is
+ * free not to exploit); MPI_Comm_set_info and MPI_Comm_dup_with_info drop
+ * the others, as MPICH does, so MPI_Comm_get_info does not list them. */
+GPUMPI_FN static int gp_comm_hint_known(const char *key)
+{
+    static const char *const known[] = {"mpi_assert_no_any_tag", "mpi_assert_no_any_source",
+                                        "mpi_assert_exact_length", "mpi_assert_allow_overtaking"};
+    for (unsigned i = 0; i < sizeof known / sizeof known[0]; i++)
+        if (!gp_strcmp(key, known[i])) return 1;
+    return 0;
+}
+
+GPUMPI_FN static int gp_info_copy_some(const char *fn, MPI_Info info, MPI_Info *out, int comm_hints)
 {
     gp_info *from = 0;
     if (info != MPI_INFO_NULL) GP_TRY(gp_info_get(fn, info, &from));
@@ -250,12 +262,18 @@ GPUMPI_FN int gp_info_copy(const char *fn, MPI_Info info, MPI_Info *out)
         gp_info_get(fn, info, &from);
         gp_info *to = &gp_cs()->infos[h - GP_INFO_BASE];
         for (int i = 0; i < from->n; i++) {
-            gp_info_put(to, from->keys[i], from->vals[i]);
+            if (!comm_hints || gp_comm_hint_known(from->keys[i])) gp_info_put(to, from->keys[i], from->vals[i]);
             gp_info_get(fn, info, &from); /* gp_info_put never moves the table, but stay safe */
         }
     }
     *out = h;
     return MPI_SUCCESS;
+}
+
+GPUMPI_FN int gp_info_copy(const char *fn, MPI_Info info, MPI_Info *out) { return gp_info_copy_some(fn, info, out, 0); }
+GPUMPI_FN int gp_info_copy_comm_hints(const char *fn, MPI_Info info, MPI_Info *out)
+{
+    return gp_info_copy_some(fn, info, out, 1);
 }
 
 GPUMPI_FN void gp_info_release(MPI_Info *info)
