@@ -105,6 +105,13 @@ static int check_coresident(const gp_options *o, const cudaDeviceProp *p, long l
     return 0;
 }
 
+/* What the CUDA runtime is left of the free memory, beside the heap and
+ * local memory: a tenth, at least 512 MiB. */
+static size_t cuda_runtime_spare(size_t free_bytes)
+{
+    return free_bytes / 10 > ((size_t)512 << 20) ? free_bytes / 10 : ((size_t)512 << 20);
+}
+
 /* Local memory is what the GPU sets aside for every thread it can hold
  * (not only ours), per thread at most this: 512 KiB was refused on an H200. */
 #define GP_LOCAL_MOST ((size_t)480 << 10)
@@ -124,9 +131,9 @@ static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
     if (automatic) {
         size_t free_bytes = 0, total = 0;
         CK(cudaMemGetInfo(&free_bytes, &total));
-        size_t budget = free_bytes / 8, spare = free_bytes / 10; /* spare: the CUDA runtime's, as the heap's default keeps */
-        if (o->heap) { /* what the heap the user asked for and the stacks leave */
-            size_t taken = o->heap + spare + (o->stack + GP_TABLES_BYTES) * threads;
+        size_t budget = free_bytes / 8;
+        if (o->heap) { /* what the heap the user asked for, the stacks and the CUDA runtime leave */
+            size_t taken = o->heap + cuda_runtime_spare(free_bytes) + (o->stack + GP_TABLES_BYTES) * threads;
             size_t left = free_bytes > taken ? free_bytes - taken : 0;
             if (left < budget) budget = left;
         }
@@ -378,7 +385,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
         size_t free_bytes = 0, total = 0;
         CK(cudaMemGetInfo(&free_bytes, &total));
-        size_t keep = free_bytes / 10 > ((size_t)512 << 20) ? free_bytes / 10 : ((size_t)512 << 20);
+        size_t keep = cuda_runtime_spare(free_bytes);
         o->heap = free_bytes > 2 * keep ? free_bytes - keep : free_bytes / 2;
     }
     if (o->verbose) fprintf(stderr, "gpumpi: shared heap %zu bytes (--heap)\n", o->heap);
