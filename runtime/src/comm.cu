@@ -105,6 +105,16 @@ GPUMPI_FN int gp_comm_check_general(const char *fn, MPI_Comm comm)
     return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "invalid communicator %d (never created, or freed)", (int)comm);
 }
 
+GPUMPI_FN int gp_comm_p2p(const char *fn, MPI_Comm comm, int peer, int *size, int *peer_world, int *ctx)
+{
+    gp_comm *c = gp_flag(GP_RF_INIT) ? gp_comm_find(comm) : 0;
+    if (!c) return gp_comm_check_general(fn, comm); /* the error, or MPI_COMM_WORLD */
+    *size = c->ranks.size;
+    *peer_world = (unsigned)peer < (unsigned)c->ranks.size ? gp_ranks_world(&c->ranks, peer) : peer;
+    *ctx = c->ctx;
+    return MPI_SUCCESS;
+}
+
 GPUMPI_FN int gp_subcomm_size(MPI_Comm comm) { return gp_comm_at(comm)->ranks.size; }
 GPUMPI_FN int gp_subcomm_rank(MPI_Comm comm) { return gp_comm_at(comm)->rank; }
 GPUMPI_FN int gp_subcomm_to_world(MPI_Comm comm, int rank) { return gp_ranks_world(&gp_comm_at(comm)->ranks, rank); }

@@ -111,7 +111,7 @@ GPUMPI_FN void gp_unpost(int h)
     gp_req *q = gp_req_at(h);
     if (q->indexed) {
         gp_posted_index *x = (gp_posted_index *)r->posted_index;
-        int *list = gp_pq_list(x, q->src_world);
+        int *list = gp_pq_list(x, q->peer_world);
         gp_pq_unlink(&list[0], &list[1], h, GP_PQ_SAME);
         x->indexed--;
         q->indexed = 0;
@@ -128,7 +128,8 @@ GPUMPI_FN static void gp_pq_complete(int h, gp_msg *m)
     int got_src, got_tag;
     size_t got;
     int rc = gp_deliver(m, q->buf, q->count, q->type, &got_src, &got_tag, &got);
-    gp_set_status(&q->status, gp_world_to_comm(q->comm, got_src), got_tag, got);
+    /* the source as the receive named it, else looked up */
+    gp_set_status(&q->status, q->peer != MPI_ANY_SOURCE ? q->peer : gp_world_to_comm(q->comm, got_src), got_tag, got);
     q->err = rc;
     gp_unpost(h);
     gp_req_finish(h);
@@ -139,7 +140,7 @@ GPUMPI_FN static int gp_pq_first(int h, const gp_msg *m)
 {
     for (; h; h = gp_req_at(h)->link[GP_PQ_SAME].next) {
         const gp_req *q = gp_req_at(h);
-        if (gp_matches(m, q->src_world, q->tag, q->ctx)) return h;
+        if (gp_matches(m, q->peer_world, q->tag, q->ctx)) return h;
     }
     return 0;
 }
@@ -183,14 +184,14 @@ GPUMPI_FN static void gp_pq_add(gp_rank *r, int h)
         y->indexed = x->indexed;
         for (int k = r->posted_head; k; k = gp_req_at(k)->link[GP_PQ_POSTED].next) {
             gp_req *q = gp_req_at(k);
-            if (!q->indexed || q->src_world == MPI_ANY_SOURCE) continue;
-            int *list = gp_pq_list(y, q->src_world);
+            if (!q->indexed || q->peer_world == MPI_ANY_SOURCE) continue;
+            int *list = gp_pq_list(y, q->peer_world);
             gp_pq_append(&list[0], &list[1], k, GP_PQ_SAME);
         }
         gp_free(x);
         r->posted_index = x = y;
     }
-    int *list = gp_pq_list(x, gp_req_at(h)->src_world);
+    int *list = gp_pq_list(x, gp_req_at(h)->peer_world);
     gp_pq_append(&list[0], &list[1], h, GP_PQ_SAME);
     x->indexed++;
     gp_req_at(h)->indexed = 1;
@@ -213,7 +214,7 @@ GPUMPI_FN void gp_match_posted(gp_rank *r)
     for (int h = r->posted_new; h;) {
         gp_req *q = gp_req_at(h);
         int next = q->link[GP_PQ_POSTED].next;
-        gp_msg *m = gp_take_match(q->src_world, q->tag, q->ctx, &before);
+        gp_msg *m = gp_take_match(q->peer_world, q->tag, q->ctx, &before);
         if (m)
             gp_pq_complete(h, m);
         else

@@ -91,15 +91,12 @@ GPUMPI_FN static void gp_start(int h)
         return;
     }
     if (q->kind == GP_REQ_SEND) {
-        q->pending = gp_send_start(q->buf, q->count, q->type, gp_comm_to_world(q->comm, q->peer), q->tag, gp_ctx_p2p(q->comm),
-                                   q->mode);
+        q->pending = gp_send_start(q->buf, q->count, q->type, q->peer_world, q->tag, q->ctx, q->mode);
         gp_set_status(&q->status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         q->done = !q->pending;
         if (q->pending) gp_self()->sends_waiting++;
         return;
     }
-    q->src_world = q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
-    q->ctx = gp_ctx_p2p(q->comm);
     gp_post(h);
     /* No matching pass here: it waits for the rank's next Wait, Test,
      * probe or receive, which all make one before they look (posted
@@ -111,9 +108,16 @@ GPUMPI_FN static void gp_start(int h)
 GPUMPI_FN static int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type,
                              int peer, int tag, MPI_Comm comm, MPI_Request *request, int persistent)
 {
-    GP_TRY(gp_comm_check(fn, comm));
+    int peer_world = peer, ctx = GP_WORLD_CTX, size = 0;
+    if (comm == MPI_COMM_WORLD)
+        GP_TRY(gp_comm_check(fn, comm));
+    else /* one call for what the checks and the start would look up one by one */
+        GP_TRY(gp_comm_p2p(fn, comm, peer, &size, &peer_world, &ctx));
     GP_TRY(gp_type_check(comm, fn, type, count));
-    GP_TRY(gp_check_peer(fn, comm, peer, kind == GP_REQ_RECV));
+    if (comm == MPI_COMM_WORLD)
+        GP_TRY(gp_check_peer(fn, comm, peer, kind == GP_REQ_RECV));
+    else
+        GP_TRY(gp_check_peer_of(fn, comm, size, peer, kind == GP_REQ_RECV));
     GP_TRY(gp_check_tag(comm, fn, tag, kind == GP_REQ_RECV));
     if (!request) return gp_err(comm, fn, MPI_ERR_REQUEST, "the request argument is NULL");
     int h = gp_req_new(kind);
@@ -124,6 +128,8 @@ GPUMPI_FN static int gp_make(const char *fn, int kind, int mode, const void *buf
     q->type = type;
     gp_type_hold(type); /* a datatype freed meanwhile stays usable for this request */
     q->peer = peer;
+    q->peer_world = peer_world;
+    q->ctx = ctx;
     q->tag = tag;
     q->comm = comm;
     q->persistent = persistent;
@@ -224,7 +230,7 @@ GPUMPI_FN static void gp_wait_begin(gp_waiter *w) { w->seen = gp_arrival_mark();
 GPUMPI_FN static int gp_req_waits_for(gp_req *q)
 {
     if (q->kind == GP_REQ_COLL) return GP_BLOCK_NONE;
-    return q->peer == MPI_ANY_SOURCE ? MPI_ANY_SOURCE : gp_comm_to_world(q->comm, q->peer);
+    return q->peer_world;
 }
 
 /* The watchdog (and the warp's regroup) sees the call's first unfinished request. */

@@ -14,11 +14,13 @@ typedef struct gp_req {
     int active;      /* started, and not yet returned by Wait/Test */
     int done;        /* finished: status is final */
     int freed;       /* MPI_Request_free while active: release once done */
-    /* a posted receive (posted.cu): what it matches, in world terms, its
-     * number in post order, and its neighbours (handles, 0 at the ends) in
-     * the posted list (GP_PQ_POSTED) and in its list of the index by source
-     * (GP_PQ_SAME) */
-    int src_world, ctx;
+    /* the peer in world terms (a send's destination, a receive's source or
+     * MPI_ANY_SOURCE; MPI_PROC_NULL) and the communicator's point-to-point
+     * context, looked up when the request is made; a posted receive
+     * (posted.cu) matches by them, and has its number in post order and
+     * its neighbours (handles, 0 at the ends) in the posted list
+     * (GP_PQ_POSTED) and in its list of the index by source (GP_PQ_SAME) */
+    int peer_world, ctx;
     uint32_t post_no;
     struct {
         int next, prev;
@@ -42,7 +44,7 @@ typedef struct gp_req {
 GPUMPI_FN static inline gp_req *gp_req_at(int h) { return &gp_self()->reqs[h - 1]; }
 /* A new request of `kind`, zeroed (inactive); its handle. */
 GPUMPI_FN int gp_req_new(int kind);
-/* The posted-receive queue (posted.cu): a receive posted (its src_world
+/* The posted-receive queue (posted.cu): a receive posted (its peer_world
  * and ctx set), taken out (matched or cancelled), and a matching pass. */
 GPUMPI_FN void gp_post(int h);
 GPUMPI_FN void gp_unpost(int h);

@@ -44,6 +44,12 @@ GPUMPI_FN int gp_subcomm_rank(MPI_Comm comm);
 GPUMPI_FN int gp_subcomm_to_world(MPI_Comm comm, int rank);
 GPUMPI_FN int gp_world_to_subcomm(MPI_Comm comm, int world_rank);
 GPUMPI_FN int gp_subcomm_ctx(MPI_Comm comm);
+/* A point-to-point call's lookups on a communicator other than the world
+ * in one call (each a call into comm.cu and a look at the rank's tables):
+ * checks comm as gp_comm_check does, and gives its size, peer's world rank
+ * (peer itself if it is not in 0..size-1: the caller checks it) and its
+ * point-to-point context. */
+GPUMPI_FN int gp_comm_p2p(const char *fn, MPI_Comm comm, int peer, int *size, int *peer_world, int *ctx);
 /* Whether comm holds every world rank in world order (a dup of the world,
  * a Cartesian communicator over it, a split with one colour): its blocking
  * barrier and small allreduce can take the world's on-chip tree. */
@@ -185,11 +191,15 @@ GPUMPI_FN int gp_deliver(gp_msg *m, void *buf, int count, MPI_Datatype type, int
 GPUMPI_FN int gp_recv_bytes(void *buf, size_t cap, int src_world, int tag, int ctx, int *got_src, int *got_tag,
                             size_t *got_bytes);
 /* Argument checks of point-to-point calls (inline: every message makes them). */
+GPUMPI_FN static inline int gp_check_peer_of(const char *fn, MPI_Comm comm, int size, int peer, int any_ok)
+{
+    if ((unsigned)peer < (unsigned)size || peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE))
+        return MPI_SUCCESS;
+    return gp_err(comm, fn, MPI_ERR_RANK, "invalid rank %d (communicator has %d ranks)", peer, size);
+}
 GPUMPI_FN static inline int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
 {
-    if ((unsigned)peer < (unsigned)gp_comm_size(comm) || peer == MPI_PROC_NULL || (any_ok && peer == MPI_ANY_SOURCE))
-        return MPI_SUCCESS;
-    return gp_err(comm, fn, MPI_ERR_RANK, "invalid rank %d (communicator has %d ranks)", peer, gp_comm_size(comm));
+    return gp_check_peer_of(fn, comm, gp_comm_size(comm), peer, any_ok);
 }
 GPUMPI_FN static inline int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok)
 {
