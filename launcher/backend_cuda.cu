@@ -7,6 +7,8 @@
 #include <string.h>
 #include <stddef.h>
 #include <time.h>
+#include <pthread.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "globals_layout.h"
@@ -189,6 +191,24 @@ static int default_block(const gp_options *o, const cudaDeviceProp *p)
         block = b;
     }
     return block;
+}
+
+/* The host's part while the ranks run: their host calls, the watchdog. */
+static void serve_once(void)
+{
+    int found = gp_host_service_poll();
+    gp_watchdog_check();
+    gp_host_service_idle(found);
+}
+
+/* The same on a thread of its own (--service-thread), until the kernel ends. */
+static int ranks_done;
+static void *service_loop(void *unused)
+{
+    (void)unused;
+    gp_host_service_low_latency();
+    while (!__atomic_load_n(&ranks_done, __ATOMIC_ACQUIRE)) serve_once();
+    return NULL;
 }
 
 static void *dev_zalloc(size_t bytes, const char *what);
@@ -442,11 +462,20 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid + service), dim3(o->block), args,
                                    rank_smem(o->block), s));
     cudaError_t st;
-    gp_host_service_low_latency();
-    while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) {
-        int found = gp_host_service_poll();
-        gp_watchdog_check();
-        gp_host_service_idle(found);
+    if (o->service_thread) {
+        /* --service-thread: the loop below on a thread of its own; this one
+         * only watches the stream (under ncu its launch returned only now) */
+        pthread_t t;
+        if (pthread_create(&t, NULL, service_loop, NULL) != 0) {
+            fprintf(stderr, "gpumpi: --service-thread: cannot start a thread\n");
+            return 1;
+        }
+        while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) usleep(200);
+        __atomic_store_n(&ranks_done, 1, __ATOMIC_RELEASE);
+        pthread_join(t, NULL);
+    } else {
+        gp_host_service_low_latency();
+        while ((st = cudaStreamQuery(s)) == cudaErrorNotReady) serve_once();
     }
     gp_host_service_poll();
     gp_host_service_flush(); /* what the last poll gathered */

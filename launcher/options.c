@@ -41,13 +41,17 @@ static void usage(FILE *to, const char *prog)
             "  --stats          at exit, messages, bytes and time in blocking MPI calls per rank (summarised)\n"
             "  --tag-output     begin every line of output with its rank and stream, as mpirun --tag-output:\n"
             "                   \"[1,RANK]<stdout>:\" or \"[1,RANK]<stderr>:\"\n"
+            "  --service-thread GPU: serve the ranks' host calls (output, files) and the watchdog from a thread\n"
+            "                   of their own, not the one that launched the ranks: for tools that hold the\n"
+            "                   launching thread until the kernel ends, such as Nsight Compute (ncu), where\n"
+            "                   the job would otherwise wait for itself\n"
             "  -v               report the launch shape and limits on stderr\n"
             "  --help           this text\n"
             "Options may also be written --name=VALUE. Without -n, -g -b or GPUMPI_NP the program runs 1 rank.\n"
             "Environment defaults (the command line overrides them):\n"
             "  GPUMPI_NP=N  GPUMPI_DEVICE=D  GPUMPI_STACK=BYTES  GPUMPI_HEAP=BYTES  GPUMPI_PRIVATE=BYTES\n"
             "  GPUMPI_TIMEOUT=SECS  GPUMPI_REGROUP=US\n"
-            "  GPUMPI_STATS=1  GPUMPI_TAG_OUTPUT=1  GPUMPI_VERBOSE=1\n"
+            "  GPUMPI_STATS=1  GPUMPI_TAG_OUTPUT=1  GPUMPI_VERBOSE=1  GPUMPI_SERVICE_THREAD=1\n"
             "Exit status: 0 when every rank returned 0; else the first failing rank's status (exit(), MPI_Abort,\n"
             "134 for abort() or a failed assert, 128+signal for a fault, 124 for a deadlock), 2 for bad options.\n",
             prog, GP_DEFAULT_TIMEOUT, GP_DEFAULT_REGROUP_US);
@@ -193,6 +197,7 @@ static void from_environment(gp_options *o)
     if ((v = getenv("GPUMPI_STATS"))) o->stats = parse_flag("GPUMPI_STATS", v);
     if ((v = getenv("GPUMPI_TAG_OUTPUT"))) o->tag_output = parse_flag("GPUMPI_TAG_OUTPUT", v);
     if ((v = getenv("GPUMPI_VERBOSE"))) o->verbose = parse_flag("GPUMPI_VERBOSE", v);
+    if ((v = getenv("GPUMPI_SERVICE_THREAD"))) o->service_thread = parse_flag("GPUMPI_SERVICE_THREAD", v);
 }
 
 void gp_parse_options(int argc, char **argv, gp_options *o)
@@ -240,6 +245,8 @@ void gp_parse_options(int argc, char **argv, gp_options *o)
             o->stats = 1;
         } else if (!strcmp(name, "--tag-output")) {
             o->tag_output = 1;
+        } else if (!strcmp(name, "--service-thread")) {
+            o->service_thread = 1;
         } else if (!strcmp(name, "-v") || !strcmp(name, "--verbose")) {
             o->verbose = 1;
         } else {

@@ -25,6 +25,7 @@ typedef struct gp_options {
     int stats;         /* --stats: per-rank message statistics at exit */
     int tag_output;    /* --tag-output: "[rank]" before every line of output */
     int verbose;       /* -v */
+    int service_thread;/* --service-thread: GPU: host calls served from a thread of their own */
     int app_argc;      /* the program's own arguments, argv[0] included */
     char **app_argv;
 } gp_options;

@@ -151,6 +151,9 @@ watchdog)
     err_has ring "gpumpi:   ranks 0-6: MPI_Recv from rank+1 (tag 0, MPI_COMM_WORLD)"
     err_has ring "gpumpi:   rank 7: MPI_Recv from rank 0 (tag 0, MPI_COMM_WORLD)"
     [ $(($(date +%s) - start)) -lt 15 ] || fail "the watchdog took too long"
+    run "$W/deadlock" ring ---gpumpi -n 8 --timeout 1 --service-thread
+    status_is "deadlock ring, --service-thread" 124
+    err_has ring_thread "gpumpi:   rank 7: MPI_Recv from rank 0 (tag 0, MPI_COMM_WORLD)"
     run "$W/deadlock" ring ---gpumpi -n 64 --timeout 1
     status_is "deadlock ring, 64 ranks" 124
     err_has ring64 "gpumpi:   ranks 0-62: MPI_Recv from rank+1 (tag 0, MPI_COMM_WORLD)"
@@ -232,7 +235,13 @@ output)
     done
     grep -q "^\[1,0\]<stderr>:lines: 4 ranks" "$ERR_TXT" || fail "--tag-output: stderr not tagged: $(cat "$ERR_TXT")"
     [ "$(wc -l <"$OUT_TXT")" -eq 12 ] || fail "--tag-output: extra lines"
-    note "--tag-output: every line starts [1,RANK]<stdout>: or [1,RANK]<stderr>:" ;;
+    note "--tag-output: every line starts [1,RANK]<stdout>: or [1,RANK]<stderr>:"
+    # the host's part on a thread of its own (GPU; the threads backend
+    # takes the option and serves as it always does)
+    run "$W/lines" 300 ---gpumpi -n 64 --service-thread
+    status_is "--service-thread" 0
+    N_LINES=300 check_lines "$OUT_TXT" || fail "--service-thread: $(cat "$W/why")"
+    note "--service-thread: 64 ranks x 300 lines, none lost, torn or out of order" ;;
 stats)
     build stats_prog
     run "$W/stats_prog" ---gpumpi -n 4 --stats
