@@ -55,6 +55,15 @@ void gp_rewrite_casts(gp_conv *c);
  * number of lists rewritten (the file is parsed again if any). */
 int gp_rewrite_designators(gp_conv *c);
 int gp_hoist_locals(gp_conv *c); /* static locals and block-scope externs -> file scope; returns edits */
+/* Invocations of the user's macros where a cast C++ needs would go inside
+ * (expand_macros.c): replaced by their expansion; returns how many (the
+ * file is parsed again, and this pass repeated, while any). The casts
+ * pass finds them (gp_find_casts_in_macros) and asks gp_macro_hides_cast. */
+int gp_expand_macros(gp_conv *c);
+int gp_rewrite_enum_steps(gp_conv *c); /* ++/-- on an enum -> an assignment; returns edits */
+void gp_find_casts_in_macros(gp_conv *c, void *pass);
+int gp_macro_hides_cast(gp_conv *c, void *pass, CXFile f, unsigned begin, unsigned end, unsigned outer_b,
+                        unsigned outer_e);
 void gp_check_unsupported(gp_conv *c);  /* setjmp, fork, pthreads, asm, signals: errors */
 void gp_rewrite_keywords(gp_conv *c);  /* C identifiers that are C++ keywords: __gp_kw_new */
 int gp_is_cxx_keyword(const char *word);

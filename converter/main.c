@@ -239,8 +239,11 @@ int main(int argc, char **argv)
 
     /* C made easier to convert, still C, parsed again after each step: the
      * other passes see the code as it will be compiled. Designators first:
-     * a static local moved whole carries its initializer as it is then. */
-    int (*const normalize[])(gp_conv *) = {gp_rewrite_designators, gp_hoist_locals};
+     * a static local moved whole carries its initializer as it is then.
+     * Macros hiding a cast are expanded first, a level a round: three
+     * rounds reach a macro used in a macro used in a macro. */
+    int (*const normalize[])(gp_conv *) = {gp_expand_macros, gp_expand_macros, gp_expand_macros,
+                                            gp_rewrite_enum_steps, gp_rewrite_designators, gp_hoist_locals};
     for (size_t i = 0; i < sizeof normalize / sizeof normalize[0] && !c.errors; i++)
         if (normalize[i](&c) > 0 && !c.errors && reparse(&c, index, minput, margs, nargs) != 0) {
             fprintf(stderr, "%s: error: gpumpi-convert rewrote this file into C that does not parse; please "

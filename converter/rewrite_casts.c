@@ -16,6 +16,10 @@ typedef struct {
     gp_conv *c;
     int in_braces; /* inside an initializer list: narrowing is an error in C++ */
     int in_sizeof; /* the operand of sizeof/_Alignof: 'a' is an int in C, a char in C++ */
+    /* finding mode (gp_find_casts_in_macros): the casts are not made, the
+     * macro invocations that hide where they go are expanded instead */
+    void *find;
+    unsigned anc_b, anc_e; /* the nearest enclosing node but an implicit conversion */
 } cast_ctx;
 
 static int is_pointer(CXType t) { return t.kind == CXType_Pointer || t.kind == CXType_BlockPointer; }
@@ -228,10 +232,14 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     enum CXCursorKind k = clang_getCursorKind(cur);
     /* children first, so an inner cast is inserted before an outer one */
     cast_ctx inner = *x;
+    if (k != CXCursor_UnexposedExpr) {
+        CXFile f;
+        if (!gp_extent(cur, &f, &inner.anc_b, &inner.anc_e)) inner.anc_b = inner.anc_e = 0;
+    }
     if (k == CXCursor_InitListExpr) inner.in_braces = 1;
     else if (k != CXCursor_UnexposedExpr) inner.in_braces = 0;
     inner.in_sizeof = k == CXCursor_UnaryExpr || (k == CXCursor_ParenExpr && x->in_sizeof);
-    if (k == CXCursor_CharacterLiteral && x->in_sizeof) { /* sizeof 'a' is sizeof(int) in C */
+    if (!x->find && k == CXCursor_CharacterLiteral && x->in_sizeof) { /* sizeof 'a' is sizeof(int) in C */
         CXFile f;
         unsigned b, e;
         if (gp_extent(cur, &f, &b, &e) && e > b) {
@@ -240,8 +248,8 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
         }
     }
     clang_visitChildren(cur, visit, &inner);
-    if (k == CXCursor_BinaryOperator) fix_pointer_comparison(c, cur);
-    if (k == CXCursor_UnexposedExpr) fix_complex_arm(c, cur, parent);
+    if (!x->find && k == CXCursor_BinaryOperator) fix_pointer_comparison(c, cur);
+    if (!x->find && k == CXCursor_UnexposedExpr) fix_complex_arm(c, cur, parent);
     if (k == CXCursor_UnexposedExpr) {
         CXCursor child;
         if (gp_children(cur, &child, 1) == 1 && clang_isExpression(clang_getCursorKind(child))) {
@@ -249,7 +257,11 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
             int to_pointer = is_pointer(clang_getCanonicalType(to));
             if (to.kind != CXType_Invalid && from.kind != CXType_Invalid && needs_cast(to, from, x->in_braces) &&
                 !(to_pointer && is_null_literal(c, child))) {
-                if (to_pointer && is_pointer(clang_getCanonicalType(from)) && is_void_null(c, child))
+                CXFile f;
+                unsigned b, e;
+                if (x->find) {
+                    if (gp_extent(child, &f, &b, &e)) gp_macro_hides_cast(c, x->find, f, b, e, x->anc_b, x->anc_e);
+                } else if (to_pointer && is_pointer(clang_getCanonicalType(from)) && is_void_null(c, child))
                     replace_expr(c, child, "0");
                 else
                     wrap(c, child, to);
@@ -261,6 +273,12 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
 
 void gp_rewrite_casts(gp_conv *c)
 {
-    cast_ctx x = {c, 0, 0};
+    cast_ctx x = {c, 0, 0, NULL, 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(c->tu), visit, &x);
+}
+
+void gp_find_casts_in_macros(gp_conv *c, void *pass)
+{
+    cast_ctx x = {c, 0, 0, pass, 0, 0};
     clang_visitChildren(clang_getTranslationUnitCursor(c->tu), visit, &x);
 }
