@@ -132,6 +132,38 @@ static int classify(hoist *h, CXCursor stmt)
     return MOVES;
 }
 
+/* Is the token's cursor a macro defined inside the function being moved
+ * from? Then *body is its body's tokens (an object-like macro), or NULL. */
+static int macro_of_function(hoist *h, CXCursor cur, char **body)
+{
+    *body = NULL;
+    if (clang_getCursorKind(cur) != CXCursor_MacroExpansion) return 0;
+    CXCursor def = clang_getCursorReferenced(cur);
+    CXFile f, ff;
+    unsigned b, e, fb, fe;
+    if (clang_Cursor_isNull(def) || !gp_extent(def, &f, &b, &e) || !gp_extent(h->fn, &ff, &fb, &fe) ||
+        !clang_File_isEqual(f, ff) || b < fb || b >= fe)
+        return 0;
+    if (clang_Cursor_isMacroFunctionLike(def)) return 1;
+    CXToken *toks;
+    unsigned n;
+    clang_tokenize(h->c->tu, clang_getCursorExtent(def), &toks, &n);
+    size_t len = 1;
+    for (unsigned i = 1; i < n; i++) { /* token 0 is the name */
+        CXString s = clang_getTokenSpelling(h->c->tu, toks[i]);
+        size_t k = strlen(clang_getCString(s));
+        *body = realloc(*body, len + k + 1);
+        if (len == 1) **body = 0;
+        strcat(*body, clang_getCString(s));
+        strcat(*body, i + 1 < n ? " " : "");
+        len += k + 1;
+        clang_disposeString(s);
+    }
+    clang_disposeTokens(h->c->tu, toks, n);
+    if (!*body) *body = strdup("");
+    return 1;
+}
+
 /* The statement as one line of tokens, with moved names renamed. */
 static void move_statement(hoist *h, CXCursor stmt)
 {
@@ -151,6 +183,7 @@ static void move_statement(hoist *h, CXCursor stmt)
     clang_tokenize(c->tu, clang_getCursorExtent(stmt), &toks, &n);
     CXCursor *curs = calloc(n + 1, sizeof *curs);
     clang_annotateTokens(c->tu, toks, n, curs);
+    char *body = NULL;
     for (unsigned i = 0; i < n; i++) {
         CXString s = clang_getTokenSpelling(c->tu, toks[i]);
         const char *t = clang_getCString(s), *to = NULL;
@@ -158,6 +191,21 @@ static void move_statement(hoist *h, CXCursor stmt)
             gp_error_at(c, clang_getTokenLocation(c->tu, toks[i]),
                         "a preprocessor directive inside a static local's declaration; gpumpi moves these to file "
                         "scope: move the directive out of the declaration");
+        if (clang_getTokenKind(toks[i]) == CXToken_Identifier && macro_of_function(h, curs[i], &body)) {
+            /* `#define N 4` inside the function, before the declaration:
+             * at file scope N means nothing yet, so its body goes there */
+            append(h, body ? body : t);
+            if (!body)
+                gp_error_at(c, clang_getTokenLocation(c->tu, toks[i]),
+                            "a static local's declaration uses '%s', a function-like macro defined inside its "
+                            "function; gpumpi moves static locals to file scope: define the macro before the function",
+                            t);
+            free(body);
+            body = NULL;
+            clang_disposeString(s);
+            if (i + 1 < n) append(h, " ");
+            continue;
+        }
         if (clang_getTokenKind(toks[i]) == CXToken_Identifier) {
             to = new_name(h, curs[i]);
             if (!to) /* the declarator's own name */

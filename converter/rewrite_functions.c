@@ -101,9 +101,13 @@ static int parameter_list(CXCursor fn, int with_names, char *out, size_t cap)
     out[0] = 0;
     for (int i = 0; i < n; i++) {
         CXCursor p = clang_Cursor_getArgument(fn, (unsigned)i);
-        CXString t = clang_getTypeSpelling(clang_getCursorType(p)), name = clang_getCursorSpelling(p);
+        CXType pt = clang_getCursorType(p);
+        /* a parameter declared as an array (K&R's `int mm[];`) is a pointer */
+        int array = pt.kind == CXType_IncompleteArray || pt.kind == CXType_ConstantArray ||
+                    pt.kind == CXType_VariableArray;
+        CXString t = clang_getTypeSpelling(array ? clang_getArrayElementType(pt) : pt), name = clang_getCursorSpelling(p);
         char ts[1024];
-        snprintf(ts, sizeof ts, "%s", clang_getCString(t));
+        snprintf(ts, sizeof ts, "%s%s", clang_getCString(t), array ? " *" : "");
         gp_complex_spelling(ts, sizeof ts);
         int ok = !strchr(ts, '(') && !strchr(ts, '[');
         if (ok)

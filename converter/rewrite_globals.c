@@ -411,7 +411,9 @@ static int has_initializer(gp_conv *c, CXCursor var)
         const char *t = clang_getCString(s);
         if (!strcmp(t, "[") || !strcmp(t, "(")) depth++;
         if (!strcmp(t, "]") || !strcmp(t, ")")) depth--;
-        found = depth == 0 && !strcmp(t, "=");
+        /* below 0: the parentheses of a declarator around the name,
+         * int (*fn)(int) = square */
+        found = depth <= 0 && !strcmp(t, "=");
         clang_disposeString(s);
     }
     clang_disposeTokens(c->tu, toks, n);

@@ -6,8 +6,9 @@
  * meaning. C's restrict becomes __restrict__, and a struct tag that a
  * typedef of another type shares its name with becomes __gp_tag_T.
  * __cplusplus becomes __gp_c_not__cplusplus (never defined): the user's
- * files were written as C and keep their C branches.
- * Insertions only, before the other passes. */
+ * files were written as C and keep their C branches. C11's _Static_assert,
+ * _Alignas, _Alignof and _Noreturn take C++'s spellings.
+ * Before the other passes. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,6 +82,19 @@ static int clashing_tag(const char *name)
     return 0;
 }
 
+/* C11's keywords that C++ spells otherwise (g++ and nvcc know neither
+ * _Static_assert nor _Alignas); NULL for the rest. */
+static const char *c11_in_cxx(const char *kw)
+{
+    static const char *const map[][2] = {{"_Static_assert", "static_assert"},
+                                         {"_Alignas", "alignas"},
+                                         {"_Alignof", "alignof"},
+                                         {"_Noreturn", "__attribute__((noreturn))"}};
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (!strcmp(kw, map[i][0])) return map[i][1];
+    return NULL;
+}
+
 static void rename_in_file(gp_conv *c, CXFile f)
 {
     size_t len;
@@ -94,13 +108,16 @@ static void rename_in_file(gp_conv *c, CXFile f)
         if (clang_getTokenKind(toks[i]) == CXToken_Keyword) {
             /* C's restrict is spelled __restrict__ in C++ (g++ and nvcc) */
             CXString s = clang_getTokenSpelling(c->tu, toks[i]);
-            int is_restrict = !strcmp(clang_getCString(s), "restrict");
-            clang_disposeString(s);
+            const char *kw = clang_getCString(s), *cxx = c11_in_cxx(kw);
+            int is_restrict = !strcmp(kw, "restrict");
+            unsigned off = gp_offset(clang_getTokenLocation(c->tu, toks[i]));
             if (is_restrict) {
-                unsigned off = gp_offset(clang_getTokenLocation(c->tu, toks[i]));
                 clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), "__");
                 clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off + 8), "__");
+            } else if (cxx) {
+                gp_replace(c, f, off, (unsigned)strlen(kw), cxx);
             }
+            clang_disposeString(s);
             continue;
         }
         if (clang_getTokenKind(toks[i]) != CXToken_Identifier) continue;
@@ -130,6 +147,9 @@ static void rename_in_file(gp_conv *c, CXFile f)
         /* a use of a header's macro (bool, true, and...) means the same in C++ */
         enum CXCursorKind k = clang_getCursorKind(curs[i]);
         if (k == CXCursor_MacroExpansion || k == CXCursor_MacroInstantiation) continue;
+        /* and so does a use of a header's typedef of that name (wchar_t
+         * from <stddef.h>: a type of its own in C++) */
+        if (k == CXCursor_TypeRef && !gp_converted(c, clang_getCursorReferenced(curs[i]))) continue;
         unsigned off = gp_offset(clang_getTokenLocation(c->tu, toks[i]));
         clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, off), "__gp_kw_");
     }
