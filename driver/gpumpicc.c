@@ -270,6 +270,11 @@ static int convert_and_compile(const job *j, const char *src, const char *cu, co
         gp_cmd_add(&cc, "-rdc=true");
         gp_cmd_addf(&cc, "-arch=sm_%s", GPUMPI_CUDA_ARCH); /* sm_XX machine code plus compute_XX PTX */
         gp_cmd_addf(&cc, "-maxrregcount=%s", GPUMPI_CUDA_MAXRREG); /* as the runtime: full occupancy */
+        /* C's math on integers (sqrt(n), log2(size), fmod(x, u64)) reaches
+         * libstdc++'s constexpr overloads for integral arguments, host
+         * functions that nvcc refuses in device code otherwise; g++ (the
+         * threads backend) takes them as they are */
+        gp_cmd_add(&cc, "--expt-relaxed-constexpr");
         gp_cmd_add(&cc, "-Xptxas"); /* each function's stack frame, kept in the object (stack_size.c) */
         gp_cmd_add(&cc, "-v");
     } else {

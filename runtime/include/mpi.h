@@ -115,6 +115,8 @@ GPUMPI_FN int MPI_Rsend(const void *buf, int count, MPI_Datatype datatype, int d
 GPUMPI_FN int MPI_Bsend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm);
 GPUMPI_FN int MPI_Buffer_attach(void *buffer, int size);
 GPUMPI_FN int MPI_Buffer_detach(void *buffer_addr, int *size);
+GPUMPI_FN int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
+GPUMPI_FN int MPI_Free_mem(void *base);
 GPUMPI_FN int MPI_Isend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                         MPI_Request *request);
 GPUMPI_FN int MPI_Issend(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,

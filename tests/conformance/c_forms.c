@@ -3,10 +3,17 @@
  * initializers (one, and an array of them), a K&R definition whose
  * parameters are declared as arrays, a static local whose size is a macro
  * #defined inside its function, C11's _Static_assert, _Alignas, _Alignof
- * and _Noreturn, and wchar_t with L'x'. Each value is checked; prints
+ * and _Noreturn, wchar_t with L'x', math on integer arguments (sqrt(int),
+ * log2(size_t), fmod(double, uint64_t): on the GPU these reached host-only
+ * overloads), <malloc.h> and <memory.h> for what <stdlib.h> and <string.h>
+ * declare, and MPI_Alloc_mem / MPI_Free_mem. Each value is checked; prints
  * " No Errors" when every check passed on every rank. Any number of ranks. */
 #include <mpi.h>
+#include <malloc.h>
+#include <math.h>
+#include <memory.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "mpitest.h"
@@ -63,6 +70,34 @@ int main(int argc, char **argv)
 
     wchar_t w = L'x';
     CHECK(w == (wchar_t)'x' && sizeof(wchar_t) >= 2, "wchar_t: %d", (int)w);
+
+    size_t words = 64;
+    int sixteen = 16;
+    uint64_t three = 3;
+    short two = 2;
+    /* within an ulp or two: the GPU's log2 and pow are not correctly rounded */
+    CHECK(fabs(log2(words) - 6.0) < 1e-12 && sqrt(sixteen) == 4.0 && fmod(7.5, three) == 1.5 &&
+              fabs(pow(2, 10) - 1024.0) < 1e-9,
+          "math on integers: %.17g %g %g %.17g", log2(words), sqrt(sixteen), fmod(7.5, three), pow(2, 10));
+    CHECK(fabs(-sixteen) == 16.0 && floor(sixteen) == 16.0 && ceil(three) == 3.0 && fabs(exp2(two) - 4.0) < 1e-12 &&
+              fabs(cbrt(8) - 2.0) < 1e-12 && lround(sixteen) == 16 && ilogb(sixteen) == 4,
+          "math on integers: fabs %g floor %g ceil %g exp2 %g cbrt %g lround %ld ilogb %d", fabs(-sixteen),
+          floor(sixteen), ceil(three), exp2(two), cbrt(8), lround(sixteen), ilogb(sixteen));
+
+    double *mem = NULL;
+    int rc = MPI_Alloc_mem(4 * sizeof(double), MPI_INFO_NULL, &mem);
+    CHECK(rc == MPI_SUCCESS && mem != NULL, "MPI_Alloc_mem: rc %d", rc);
+    if (mem) {
+        memset(mem, 0, 4 * sizeof(double));
+        mem[3] = rank;
+        int right = (rank + 1) % size, left = (rank + size - 1) % size;
+        MPI_Sendrecv(mem + 3, 1, MPI_DOUBLE, right, 5, mem, 1, MPI_DOUBLE, left, 5, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(mem[0] == left, "a message into MPI_Alloc_mem's memory: %g, expected %d", mem[0], left);
+        CHECK(MPI_Free_mem(mem) == MPI_SUCCESS, "MPI_Free_mem");
+    }
+    int *plain = memalign(16, 8 * sizeof(int)); /* <malloc.h> */
+    CHECK(plain != NULL && ((uintptr_t)plain & 15) == 0, "memalign: %p", (void *)plain);
+    free(plain);
 
     if (rank < 0) give_up("a negative rank");
     mt_finish();

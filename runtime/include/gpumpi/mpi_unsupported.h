@@ -102,8 +102,6 @@ GP_ONE_SIDED GPUMPI_FN int MPI_Rput(const void *origin_addr, int origin_count, M
 GP_ONE_SIDED GPUMPI_FN int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win,
                                     MPI_Request *request);
-GP_ONE_SIDED GPUMPI_FN int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr);
-GP_ONE_SIDED GPUMPI_FN int MPI_Free_mem(void *base);
 
 /* MPI-IO */
 GP_MPI_IO GPUMPI_FN int MPI_File_open(MPI_Comm comm, const char *filename, int amode, MPI_Info info, MPI_File *fh);
