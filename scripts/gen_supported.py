@@ -191,6 +191,17 @@ def generate(src):
     if missing:
         w("| declared only (no definition found) | %s |" % ", ".join("`%s`" % n for n in missing))
     w("")
+    calls = re.findall(r"^GP_UNSUPPORTED_CALL\((\w+), (MPI_\w+),",
+                       read(os.path.join(src, "runtime", "include", "gpumpi", "mpi_unsupported_calls.h")), re.M)
+    kinds = {"ONE_SIDED": "one-sided communication", "MPI_IO": "MPI-IO", "DYNAMIC": "dynamic processes"}
+    w("Outside gpumpi's scope (`runtime/include/gpumpi/mpi_unsupported_calls.h`): a program containing "
+      "these builds, with a warning at each call, and runs; a call that runs ends the job, naming it.")
+    w("")
+    w("| outside the scope | functions |")
+    w("| --- | --- |")
+    for k in kinds:
+        w("| %s | %s |" % (kinds[k], ", ".join("`%s`" % n for kind, n in calls if kind == k)))
+    w("")
     dts = predefined(src, "MPI_Datatype")
     ops = predefined(src, "MPI_Op")
     w("Predefined datatypes (%d): %s." % (len(dts), ", ".join("`%s`" % n for n in dts)))

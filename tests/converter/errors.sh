@@ -27,10 +27,6 @@ expect unsupported.c "^unsupported\.c:11:9: error: _setjmp: non-local jumps are 
 expect unsupported.c "^unsupported\.c:12:5: error: pthread_create: threads inside a rank are not supported" --keep-going
 expect unsupported.c "^unsupported\.c:13:9: error: fork: a rank cannot create processes" --keep-going
 expect unsupported.c "^unsupported\.c:14:5: error: inline assembly: host assembly cannot run on the GPU" --keep-going
-# MPI calls outside gpumpi's scope (mpi3: runtime/include/gpumpi/mpi_unsupported.h)
-expect mpi_out_of_scope.c "^mpi_out_of_scope\.c:9:5: error: 'MPI_Win_create' is unavailable: gpumpi does not support one-sided" --keep-going
-expect mpi_out_of_scope.c "^mpi_out_of_scope\.c:10:5: error: 'MPI_File_open' is unavailable: gpumpi does not support MPI-IO" --keep-going
-expect mpi_out_of_scope.c "^mpi_out_of_scope\.c:11:5: error: 'MPI_Comm_spawn' is unavailable: gpumpi does not support dynamic processes" --keep-going
 expect missing_shim.c "^missing_shim\.c:2:1: error: <regex\.h> is not provided by gpumpi's device C library yet"
 "$CONVERT" does_not_exist.c -o "$W/x.cu" 2>"$W/err" && { echo "FAIL: a missing input converted"; status=1; }
 grep -q "does_not_exist.c" "$W/err" || { echo "FAIL: a missing input is not named: $(cat "$W/err")"; status=1; }
