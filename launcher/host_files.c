@@ -169,6 +169,9 @@ void gp_host_files_serve(gp_host_cell *const *cells, int k, const char *req, siz
     case GP_HOST_REMOVE:
         ret = remove(req);
         break;
+    case GP_HOST_ACCESS:
+        ret = access(req, (int)c->arg);
+        break;
     case GP_HOST_RENAME: {
         size_t n = strnlen(req, req_len);
         ret = n + 1 < req_len ? rename(req, req + n + 1) : (errno = EINVAL, -1);

@@ -1,10 +1,12 @@
 /* <unistd.h> for converted code: getopt (per-rank optarg/optind/opterr/
- * optopt), sleep, usleep, getpid, getppid, gethostname. Other unistd
+ * optopt), access (through the launcher), sleep, usleep, getpid, getppid,
+ * gethostname. Other unistd
  * functions are build errors (gpumpi/unprovided.h). */
 #include "gpumpi/shim_prelude.h"
 #ifndef GPUMPI_UNISTD_H_CUH
 #define GPUMPI_UNISTD_H_CUH
 #include "getopt.h.cuh"
+#define access gp_access
 #define sleep gp_sleep
 #define usleep gp_usleep
 #define getpid gp_getpid

@@ -9,6 +9,8 @@
 #include "gpumpi/scan.h"
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/shim_string.h"
+#include "gpumpi/shim_unistd.h"
+#include "gpumpi/shim_errno.h"
 #include "libc_state.h"
 #include "runtime.h"
 
@@ -313,8 +315,8 @@ GPUMPI_FN void gp_clearerr(gp_FILE *f)
 
 GPUMPI_FN int gp_fileno(gp_FILE *f) { return f->fd >= 0 ? f->fd : 3 + f->handle; }
 
-/* path NUL [path2 NUL] as one request */
-GPUMPI_FN static int gp_path_call(int op, const char *a, const char *b)
+/* path NUL [path2 NUL] as one request, with arg */
+GPUMPI_FN static int gp_path_call(int op, const char *a, const char *b, int64_t arg)
 {
     size_t la = gp_strlen(a) + 1, lb = b ? gp_strlen(b) + 1 : 0;
     if (la + lb > GP_HOST_CALL_BYTES) return -1;
@@ -322,13 +324,16 @@ GPUMPI_FN static int gp_path_call(int op, const char *a, const char *b)
     if (!msg) return -1;
     gp_memcpy(msg, a, la);
     if (b) gp_memcpy(msg + la, b, lb);
-    int64_t r = gp_host_rpc(op, 0, 0, msg, la + lb, 0, 0, 0, 0);
+    int err = 0;
+    int64_t r = gp_host_rpc(op, arg, 0, msg, la + lb, 0, 0, 0, &err);
     gp_free(msg);
+    if (r < 0) *gp_errno_location() = err; /* as the host's call set it */
     return r < 0 ? -1 : 0;
 }
 
-GPUMPI_FN int gp_remove(const char *path) { return gp_path_call(GP_HOST_REMOVE, path, 0); }
-GPUMPI_FN int gp_rename(const char *from, const char *to) { return gp_path_call(GP_HOST_RENAME, from, to); }
+GPUMPI_FN int gp_remove(const char *path) { return gp_path_call(GP_HOST_REMOVE, path, 0, 0); }
+GPUMPI_FN int gp_rename(const char *from, const char *to) { return gp_path_call(GP_HOST_RENAME, from, to, 0); }
+GPUMPI_FN int gp_access(const char *path, int mode) { return gp_path_call(GP_HOST_ACCESS, path, 0, mode); }
 
 GPUMPI_FN void gp_flush_all_files(void)
 {

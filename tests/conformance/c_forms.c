@@ -6,16 +6,20 @@
  * and _Noreturn, wchar_t with L'x', math on integer arguments (sqrt(int),
  * log2(size_t), fmod(double, uint64_t): on the GPU these reached host-only
  * overloads), <malloc.h> and <memory.h> for what <stdlib.h> and <string.h>
- * declare, and MPI_Alloc_mem / MPI_Free_mem. Each value is checked; prints
+ * declare, MPI_Alloc_mem / MPI_Free_mem, and access() (through the
+ * launcher on gpumpi; the threads backend used glibc's silently, the GPU
+ * build failed). Each value is checked; prints
  * " No Errors" when every check passed on every rank. Any number of ranks. */
 #include <mpi.h>
 #include <malloc.h>
 #include <math.h>
 #include <memory.h>
 #include <stddef.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 #include "mpitest.h"
 
 static int square(int x) { return x * x; }
@@ -98,6 +102,11 @@ int main(int argc, char **argv)
     int *plain = memalign(16, 8 * sizeof(int)); /* <malloc.h> */
     CHECK(plain != NULL && ((uintptr_t)plain & 15) == 0, "memalign: %p", (void *)plain);
     free(plain);
+
+    CHECK(access(".", F_OK) == 0, "access(\".\", F_OK) failed");
+    errno = 0;
+    int missing = access("/gpumpi-no-such-file", R_OK);
+    CHECK(missing == -1 && errno == ENOENT, "access of a missing file: %d, errno %d", missing, errno);
 
     if (rank < 0) give_up("a negative rank");
     mt_finish();

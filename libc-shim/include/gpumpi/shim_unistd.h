@@ -21,6 +21,9 @@ GPUMPI_FN int gp_getopt_long(int argc, char *const argv[], const char *optstring
 GPUMPI_FN int gp_getopt_long_only(int argc, char *const argv[], const char *optstring,
                                   const struct option *longopts, int *longind);
 
+/* access() asks the launcher (stdio_file.cu): the host's files, with its
+ * permissions; errno as the host's call set it. */
+GPUMPI_FN int gp_access(const char *path, int mode);
 GPUMPI_FN unsigned gp_sleep(unsigned seconds);
 GPUMPI_FN int gp_usleep(unsigned long usec);
 /* Each rank is a process to the program: getpid is distinct per rank

@@ -296,6 +296,7 @@ enum gp_host_op {
     GP_HOST_REMOVE,    /* data = path, NUL */
     GP_HOST_RENAME,    /* data = old path, NUL, new path, NUL */
     GP_HOST_TMPFILE,   /* -> ret = handle */
+    GP_HOST_ACCESS,    /* arg = access()'s mode, data = path, NUL */
 };
 
 /* One rank's write in a GP_HOST_WRITE_PACKED cell; its bytes follow. */
