@@ -29,6 +29,10 @@
 #include <sys/time.h>
 #include <sys/resource.h>
 #include <wchar.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/utsname.h>
+#include <pthread.h>
 
 #include "gpumpi/platform.h"
 #include "gpumpi/shim_stdio.h"
