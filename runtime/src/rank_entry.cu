@@ -5,6 +5,7 @@
 #include "gpumpi/shim_stdio.h"
 #include "gpumpi/shim_process.h"
 #include "gpumpi/shim_stdlib.h"
+#include "gpumpi/shim_string.h"
 
 /* The converter renames the user's main and emits this entry point. */
 GPUMPI_FN int __gpumpi_main(int argc, char **argv);
@@ -29,13 +30,24 @@ GPUMPI_FN void gp_rank_finish(int code)
     gp_regroup_rank_exit(); /* its warp's regroups stop waiting for it */
 }
 
-/* Each rank gets its own argv array (the strings stay shared): getopt
- * permutes argv, and ranks doing that to one array would race. */
+/* Each rank gets its own argv, array and strings, in one block: getopt
+ * permutes the array, and C lets a program write into the strings
+ * (strtok on argv[1], say); ranks sharing them would see each other's
+ * changes. Shared only if the heap cannot hold the copy. */
 GPUMPI_FN static char **gp_rank_argv(gp_world *w)
 {
-    char **v = (char **)gp_malloc(sizeof(char *) * (size_t)(w->argc + 1));
+    size_t bytes = sizeof(char *) * (size_t)(w->argc + 1);
+    for (int i = 0; i < w->argc; i++) bytes += gp_strlen(w->argv[i]) + 1;
+    char **v = (char **)gp_malloc(bytes);
     if (!v) return w->argv;
-    for (int i = 0; i <= w->argc; i++) v[i] = w->argv[i];
+    char *text = (char *)(v + w->argc + 1);
+    for (int i = 0; i < w->argc; i++) {
+        size_t n = gp_strlen(w->argv[i]) + 1;
+        gp_memcpy(text, w->argv[i], n);
+        v[i] = text;
+        text += n;
+    }
+    v[w->argc] = 0;
     return v;
 }
 

@@ -8,7 +8,7 @@
  * overloads), <malloc.h> and <memory.h> for what <stdlib.h> and <string.h>
  * declare, MPI_Alloc_mem / MPI_Free_mem, and access() (through the
  * launcher on gpumpi; the threads backend used glibc's silently, the GPU
- * build failed). Each value is checked; prints
+ * build failed), and argv's strings written by each rank. Each value is checked; prints
  * " No Errors" when every check passed on every rank. Any number of ranks. */
 #include <mpi.h>
 #include <malloc.h>
@@ -107,6 +107,12 @@ int main(int argc, char **argv)
     errno = 0;
     int missing = access("/gpumpi-no-such-file", R_OK);
     CHECK(missing == -1 && errno == ENOENT, "access of a missing file: %d, errno %d", missing, errno);
+
+    /* C lets a program write into argv's strings: each rank has its own */
+    char mine = (char)('A' + rank % 26);
+    argv[0][0] = mine;
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(argv[0][0] == mine, "argv[0] is shared between ranks: '%c', this rank wrote '%c'", argv[0][0], mine);
 
     if (rank < 0) give_up("a negative rank");
     mt_finish();
