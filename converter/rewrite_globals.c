@@ -25,7 +25,25 @@ typedef struct gvar {
     int defined;     /* this file defines it (2) or has a tentative definition (1): register it */
     unsigned def_off;/* the declaration that defines it */
     int relocate;    /* its initializer takes the address of a per-rank variable */
+    const char *libc;/* getopt's optarg, optind, opterr, optopt declared by the program itself
+                      * (extern char *optarg;): the C library's, the libc-shim's accessor */
 } gvar;
+
+/* The C library's variables a program may declare itself; the libc-shim
+ * keeps them per rank behind an accessor (gpumpi/shim_unistd.h). */
+static const char *libc_accessor(const char *name, const char **decl)
+{
+    static const char *const vars[][3] = {{"optarg", "gp_optarg_location", "GPUMPI_FN char **gp_optarg_location(void);"},
+                                          {"optind", "gp_optind_location", "GPUMPI_FN int *gp_optind_location(void);"},
+                                          {"opterr", "gp_opterr_location", "GPUMPI_FN int *gp_opterr_location(void);"},
+                                          {"optopt", "gp_optopt_location", "GPUMPI_FN int *gp_optopt_location(void);"}};
+    for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
+        if (!strcmp(name, vars[i][0])) {
+            if (decl) *decl = vars[i][2];
+            return vars[i][1];
+        }
+    return NULL;
+}
 
 typedef struct pass {
     gp_conv *c;
@@ -113,6 +131,11 @@ static enum CXChildVisitResult collect(CXCursor cur, CXCursor parent, CXClientDa
     if (!v->name) v->name = gp_spelling(cur);
     v->per_rank = is_tls(cur) || !gp_elements_const(cur);
     v->internal = clang_getCursorLinkage(cur) == CXLinkage_Internal;
+    if (sc == CX_SC_Extern && clang_Cursor_isNull(clang_getCursorDefinition(cur)) && libc_accessor(v->name, NULL)) {
+        v->libc = libc_accessor(v->name, NULL);
+        v->per_rank = 0;
+        return CXChildVisit_Continue;
+    }
     /* int x; int x; defines x once (a tentative definition): the first one */
     unsigned off = gp_offset(clang_getCursorLocation(cur));
     if (clang_isCursorDefinition(cur)) {
@@ -231,14 +254,33 @@ static int rewrite_in_macro_body(pass *p, CXCursor ref, const char *name)
     return rewrote;
 }
 
+/* A variable of libc_accessor's, as a system header declares it. */
+static int is_system_libc_var(gp_conv *c, CXCursor d)
+{
+    if (clang_getCursorKind(d) != CXCursor_VarDecl || gp_converted(c, d) || !is_file_scope(d)) return 0;
+    char *n = gp_spelling(d);
+    int yes = libc_accessor(n, NULL) != NULL;
+    free(n);
+    return yes;
+}
+
 static void rewrite_ref(ref_ctx *x, CXCursor ref)
 {
     pass *p = x->p;
-    gvar *v = find_var(p, clang_getCursorReferenced(ref));
-    if (!v || !v->per_rank) return;
+    CXCursor d = clang_getCursorReferenced(ref);
+    gvar *v = find_var(p, d);
+    /* the C library's optarg as <unistd.h> or <getopt.h> declares it */
+    int libc = v ? v->libc != NULL : is_system_libc_var(p->c, d);
+    if (!libc && (!v || !v->per_rank)) return;
     char *name = gp_spelling(ref);
     unsigned off;
     CXFile f;
+    if (libc) { /* optarg -> (*gp_optarg_location()), by insertions around the name */
+        if (written_at(p, ref, name, &f, &off) && gp_prefix_once(p->c, f, off, "(*gp_"))
+            clang_CXRewriter_insertTextBefore(p->c->rw, gp_loc(p->c, f, off + (unsigned)strlen(name)), "_location())");
+        free(name);
+        return;
+    }
     if (!written_at(p, ref, name, &f, &off)) {
         if (!x->in_template && rewrite_in_macro_body(p, ref, name)) {
             free(name);
@@ -457,6 +499,22 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
         return;
     }
     ref_ctx x = {p, 1, array_of_consts(clang_getCursorType(var))};
+    if (v->libc) {
+        /* extern char *optarg; -> the accessor's declaration, when it
+         * declares nothing else */
+        size_t len;
+        const char *src = gp_text(c, file, &len), *decl = "";
+        unsigned end = declarator_end(var);
+        while (end < len && (src[end] == ' ' || src[end] == '\t')) end++;
+        libc_accessor(name, &decl);
+        if (end < len && src[end] == ';' && start < name_off)
+            gp_replace(c, file, start, end + 1 - start, decl);
+        else
+            gp_error_at(c, clang_getCursorLocation(var),
+                        "'%s' is the C library's; declare it alone (extern char *optarg;) or include <unistd.h>", name);
+        free(name);
+        return;
+    }
     if (!v->per_rank) {
         /* shared and read-only: on the device, and external as in C */
         int external_def = clang_getCursorLinkage(var) == CXLinkage_External &&

@@ -8,8 +8,10 @@
  * overloads), <malloc.h> and <memory.h> for what <stdlib.h> and <string.h>
  * declare, MPI_Alloc_mem / MPI_Free_mem, and access() (through the
  * launcher on gpumpi; the threads backend used glibc's silently, the GPU
- * build failed), and argv's strings written by each rank. Each value is checked; prints
- * " No Errors" when every check passed on every rank. Any number of ranks. */
+ * build failed), argv's strings written by each rank, and optarg as a
+ * member and a parameter name and declared `extern` inside a function.
+ * Each value is checked; prints " No Errors" when every check passed on
+ * every rank. Any number of ranks. */
 #include <mpi.h>
 #include <malloc.h>
 #include <math.h>
@@ -46,6 +48,12 @@ static _Noreturn void give_up(const char *why)
     MPI_Abort(MPI_COMM_WORLD, 1);
     abort();
 }
+
+/* names the C library also uses: a member and a parameter called optarg */
+struct option_seen {
+    int optarg;
+};
+static int seen(const struct option_seen *s, int optarg) { return s->optarg + optarg; }
 
 static int tally(int add)
 {
@@ -107,6 +115,15 @@ int main(int argc, char **argv)
     errno = 0;
     int missing = access("/gpumpi-no-such-file", R_OK);
     CHECK(missing == -1 && errno == ENOENT, "access of a missing file: %d, errno %d", missing, errno);
+
+    /* the C library's getopt state, declared inside a function as old code does */
+    {
+        extern char *optarg;
+        extern int optind;
+        struct option_seen os = {rank};
+        CHECK(optarg == NULL && optind == 1 && seen(&os, 2) == rank + 2, "optarg %p, optind %d, seen %d",
+              (void *)optarg, optind, seen(&os, 2));
+    }
 
     /* C lets a program write into argv's strings: each rank has its own */
     char mine = (char)('A' + rank % 26);
