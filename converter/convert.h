@@ -95,6 +95,10 @@ int gp_children(CXCursor parent, CXCursor *out, int max);
  * if it does not lie within one file. */
 int gp_extent(CXCursor cur, CXFile *f, unsigned *begin, unsigned *end);
 
+/* The outermost macro expansion holding offset of f, and its extent
+ * [*begin, *end) (either may be NULL); a null cursor if none does. */
+CXCursor gp_macro_expansion_at(gp_conv *c, CXFile f, unsigned offset, unsigned *begin, unsigned *end);
+
 /* Is the first token of the cursor's extent this text (an operator, say)? */
 int gp_first_token_is(gp_conv *c, CXCursor cur, const char *text);
 

@@ -206,6 +206,43 @@ int gp_extent(CXCursor cur, CXFile *f, unsigned *begin, unsigned *end)
     return *f && fe && clang_File_isEqual(*f, fe) && *end >= *begin;
 }
 
+/* libclang 14 reports a macro body's tokens at the expansion, not in the
+ * #define, so the macro behind a place is found among the translation
+ * unit's expansions. They come in source order, and one written inside
+ * another's arguments starts after it: the first that holds the place is
+ * the outermost. */
+typedef struct {
+    CXFile file;
+    unsigned offset;
+    CXCursor found;
+    unsigned begin, end;
+} macro_find;
+
+static enum CXChildVisitResult find_expansion(CXCursor cur, CXCursor parent, CXClientData data)
+{
+    (void)parent;
+    macro_find *m = data;
+    if (clang_getCursorKind(cur) != CXCursor_MacroExpansion) return CXChildVisit_Continue;
+    CXFile f;
+    unsigned b, e;
+    if (gp_extent(cur, &f, &b, &e) && clang_File_isEqual(f, m->file) && m->offset >= b && m->offset < e) {
+        m->found = cur;
+        m->begin = b;
+        m->end = e;
+        return CXChildVisit_Break;
+    }
+    return CXChildVisit_Continue;
+}
+
+CXCursor gp_macro_expansion_at(gp_conv *c, CXFile f, unsigned offset, unsigned *begin, unsigned *end)
+{
+    macro_find m = {f, offset, clang_getNullCursor(), 0, 0};
+    clang_visitChildren(clang_getTranslationUnitCursor(c->tu), find_expansion, &m);
+    if (begin) *begin = m.begin;
+    if (end) *end = m.end;
+    return m.found;
+}
+
 typedef struct {
     gp_conv *c;
     void (*fn)(gp_conv *c, CXFile f);

@@ -229,35 +229,14 @@ static char *expand(gp_conv *c, CXCursor def, const char *t, size_t len)
     return result;
 }
 
-/* The invocations to expand, outermost first per place; each once. */
+/* The invocations expanded in this round: each once. */
 typedef struct {
     gp_conv *c;
     CXFile file[256];
-    unsigned begin[256], end[256];
+    unsigned begin[256];
     int n;
     int expanded;
 } pass;
-
-static enum CXChildVisitResult outermost_at(CXCursor cur, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    struct {
-        CXFile f;
-        unsigned off;
-        CXCursor found;
-        unsigned b, e;
-    } *m = data;
-    if (clang_getCursorKind(cur) != CXCursor_MacroExpansion) return CXChildVisit_Continue;
-    CXFile f;
-    unsigned b, e;
-    if (gp_extent(cur, &f, &b, &e) && clang_File_isEqual(f, m->f) && m->off >= b && m->off < e &&
-        (clang_Cursor_isNull(m->found) || e - b > m->e - m->b)) {
-        m->found = cur;
-        m->b = b;
-        m->e = e;
-    }
-    return CXChildVisit_Continue;
-}
 
 /* Called by the casts pass (in its finding mode) for an expression that
  * needs a cast and lies in [begin, end) of f, whose nearest enclosing
@@ -267,33 +246,27 @@ int gp_macro_hides_cast(gp_conv *c, void *p_, CXFile f, unsigned begin, unsigned
                         unsigned outer_e)
 {
     pass *p = p_;
-    struct {
-        CXFile f;
-        unsigned off;
-        CXCursor found;
-        unsigned b, e;
-    } m = {f, begin, clang_getNullCursor(), 0, 0};
-    clang_visitChildren(clang_getTranslationUnitCursor(c->tu), outermost_at, &m);
-    if (clang_Cursor_isNull(m.found)) return 0;
+    unsigned mb, me; /* the invocation's extent */
+    CXCursor found = gp_macro_expansion_at(c, f, begin, &mb, &me);
+    if (clang_Cursor_isNull(found)) return 0;
     /* the whole invocation is the expression, inside a larger one: the
      * cast goes around it (an enclosing node whose range is the same, or
      * does not hold the site's, is itself inside the macro) */
-    if (begin == m.b && end == m.e && outer_b <= begin && outer_e >= end && (outer_b < begin || outer_e > end))
+    if (begin == mb && end == me && outer_b <= begin && outer_e >= end && (outer_b < begin || outer_e > end))
         return 0;
-    CXCursor def = clang_getCursorReferenced(m.found);
+    CXCursor def = clang_getCursorReferenced(found);
     if (clang_Cursor_isNull(def) || !gp_converted(c, def)) return 0;
     for (int i = 0; i < p->n; i++)
-        if (clang_File_isEqual(p->file[i], f) && p->begin[i] == m.b) return 1;
+        if (clang_File_isEqual(p->file[i], f) && p->begin[i] == mb) return 1;
     if (p->n < 256) {
         size_t len;
         const char *text = gp_text(c, f, &len);
-        char *x = m.e <= len ? expand(c, def, text + m.b, m.e - m.b) : NULL;
+        char *x = me <= len ? expand(c, def, text + mb, me - mb) : NULL;
         if (!x) return 0;
         p->file[p->n] = f;
-        p->begin[p->n] = m.b;
-        p->end[p->n] = m.e;
+        p->begin[p->n] = mb;
         p->n++;
-        gp_replace(c, f, m.b, m.e - m.b, x);
+        gp_replace(c, f, mb, me - mb, x);
         free(x);
         p->expanded++;
     }

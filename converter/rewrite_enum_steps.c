@@ -82,9 +82,9 @@ static enum CXChildVisitResult visit(CXCursor cur, CXCursor parent, CXClientData
     pass *p = data;
     if (!gp_converted(p->c, cur)) return CXChildVisit_Continue;
     if (clang_getCursorKind(cur) == CXCursor_UnaryOperator) {
-        size_t before = (size_t)p->edits;
+        int before = p->edits;
         step(p, cur);
-        if ((size_t)p->edits != before) return CXChildVisit_Continue; /* its operand was plain: nothing inside */
+        if (p->edits != before) return CXChildVisit_Continue; /* its operand was plain: nothing inside */
     }
     return CXChildVisit_Recurse;
 }

@@ -25,23 +25,21 @@ typedef struct gvar {
     int defined;     /* this file defines it (2) or has a tentative definition (1): register it */
     unsigned def_off;/* the declaration that defines it */
     int relocate;    /* its initializer takes the address of a per-rank variable */
-    const char *libc;/* getopt's optarg, optind, opterr, optopt declared by the program itself
-                      * (extern char *optarg;): the C library's, the libc-shim's accessor */
+    int libc;        /* getopt's optarg, optind, opterr or optopt declared by the program itself
+                      * (extern char *optarg;): the C library's, behind the libc-shim's accessor */
 } gvar;
 
-/* The C library's variables a program may declare itself; the libc-shim
- * keeps them per rank behind an accessor (gpumpi/shim_unistd.h). */
-static const char *libc_accessor(const char *name, const char **decl)
+/* The C library's variables a program may declare itself: the libc-shim
+ * keeps each per rank behind its accessor gp_NAME_location()
+ * (gpumpi/shim_unistd.h). Its declaration, or NULL for other names. */
+static const char *libc_var_decl(const char *name)
 {
-    static const char *const vars[][3] = {{"optarg", "gp_optarg_location", "GPUMPI_FN char **gp_optarg_location(void);"},
-                                          {"optind", "gp_optind_location", "GPUMPI_FN int *gp_optind_location(void);"},
-                                          {"opterr", "gp_opterr_location", "GPUMPI_FN int *gp_opterr_location(void);"},
-                                          {"optopt", "gp_optopt_location", "GPUMPI_FN int *gp_optopt_location(void);"}};
+    static const char *const vars[][2] = {{"optarg", "GPUMPI_FN char **gp_optarg_location(void);"},
+                                          {"optind", "GPUMPI_FN int *gp_optind_location(void);"},
+                                          {"opterr", "GPUMPI_FN int *gp_opterr_location(void);"},
+                                          {"optopt", "GPUMPI_FN int *gp_optopt_location(void);"}};
     for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++)
-        if (!strcmp(name, vars[i][0])) {
-            if (decl) *decl = vars[i][2];
-            return vars[i][1];
-        }
+        if (!strcmp(name, vars[i][0])) return vars[i][1];
     return NULL;
 }
 
@@ -131,8 +129,8 @@ static enum CXChildVisitResult collect(CXCursor cur, CXCursor parent, CXClientDa
     if (!v->name) v->name = gp_spelling(cur);
     v->per_rank = is_tls(cur) || !gp_elements_const(cur);
     v->internal = clang_getCursorLinkage(cur) == CXLinkage_Internal;
-    if (sc == CX_SC_Extern && clang_Cursor_isNull(clang_getCursorDefinition(cur)) && libc_accessor(v->name, NULL)) {
-        v->libc = libc_accessor(v->name, NULL);
+    if (sc == CX_SC_Extern && clang_Cursor_isNull(clang_getCursorDefinition(cur)) && libc_var_decl(v->name)) {
+        v->libc = 1;
         v->per_rank = 0;
         return CXChildVisit_Continue;
     }
@@ -196,41 +194,18 @@ static int array_of_consts(CXType t)
     return arrays && (consts || clang_isConstQualifiedType(t));
 }
 
-/* The macro expanded at a location, found among the translation unit's
- * macro expansions (libclang 14 reports a macro body's tokens at the
- * expansion, not in the #define). */
-typedef struct {
-    gp_conv *c;
-    CXFile file;
-    unsigned offset;
-    CXCursor found;
-} macro_find;
-
-static enum CXChildVisitResult find_expansion(CXCursor cur, CXCursor parent, CXClientData data)
-{
-    (void)parent;
-    macro_find *m = data;
-    if (clang_getCursorKind(cur) != CXCursor_MacroExpansion) return CXChildVisit_Continue;
-    CXFile f;
-    unsigned b, e;
-    if (gp_extent(cur, &f, &b, &e) && clang_File_isEqual(f, m->file) && m->offset >= b && m->offset < e) {
-        m->found = cur;
-        return CXChildVisit_Break;
-    }
-    return CXChildVisit_Continue;
-}
-
 /* A global named in a macro's body (#define BUMP() counter++): the #define
  * itself is rewritten, once, so every expansion reaches the rank's copy.
  * Returns 0 if the name is not in that macro's own body. */
 static int rewrite_in_macro_body(pass *p, CXCursor ref, const char *name)
 {
     gp_conv *c = p->c;
-    macro_find m = {c, NULL, 0, clang_getNullCursor()};
-    clang_getExpansionLocation(clang_getCursorLocation(ref), &m.file, NULL, NULL, &m.offset);
-    clang_visitChildren(clang_getTranslationUnitCursor(c->tu), find_expansion, &m);
-    if (clang_Cursor_isNull(m.found)) return 0;
-    CXCursor def = clang_getCursorReferenced(m.found);
+    CXFile file;
+    unsigned offset;
+    clang_getExpansionLocation(clang_getCursorLocation(ref), &file, NULL, NULL, &offset);
+    CXCursor found = gp_macro_expansion_at(c, file, offset, NULL, NULL);
+    if (clang_Cursor_isNull(found)) return 0;
+    CXCursor def = clang_getCursorReferenced(found);
     if (clang_Cursor_isNull(def) || !gp_converted(c, def)) return 0;
     CXToken *toks;
     unsigned n;
@@ -254,12 +229,12 @@ static int rewrite_in_macro_body(pass *p, CXCursor ref, const char *name)
     return rewrote;
 }
 
-/* A variable of libc_accessor's, as a system header declares it. */
+/* A variable of libc_var_decl's, as a system header declares it. */
 static int is_system_libc_var(gp_conv *c, CXCursor d)
 {
     if (clang_getCursorKind(d) != CXCursor_VarDecl || gp_converted(c, d) || !is_file_scope(d)) return 0;
     char *n = gp_spelling(d);
-    int yes = libc_accessor(n, NULL) != NULL;
+    int yes = libc_var_decl(n) != NULL;
     free(n);
     return yes;
 }
@@ -270,7 +245,7 @@ static void rewrite_ref(ref_ctx *x, CXCursor ref)
     CXCursor d = clang_getCursorReferenced(ref);
     gvar *v = find_var(p, d);
     /* the C library's optarg as <unistd.h> or <getopt.h> declares it */
-    int libc = v ? v->libc != NULL : is_system_libc_var(p->c, d);
+    int libc = v ? v->libc : is_system_libc_var(p->c, d);
     if (!libc && (!v || !v->per_rank)) return;
     char *name = gp_spelling(ref);
     unsigned off;
@@ -503,12 +478,11 @@ static void edit_file_scope(pass *p, CXCursor var, gvar *v)
         /* extern char *optarg; -> the accessor's declaration, when it
          * declares nothing else */
         size_t len;
-        const char *src = gp_text(c, file, &len), *decl = "";
+        const char *src = gp_text(c, file, &len);
         unsigned end = declarator_end(var);
         while (end < len && (src[end] == ' ' || src[end] == '\t')) end++;
-        libc_accessor(name, &decl);
         if (end < len && src[end] == ';' && start < name_off)
-            gp_replace(c, file, start, end + 1 - start, decl);
+            gp_replace(c, file, start, end + 1 - start, libc_var_decl(name));
         else
             gp_error_at(c, clang_getCursorLocation(var),
                         "'%s' is the C library's; declare it alone (extern char *optarg;) or include <unistd.h>", name);
