@@ -108,16 +108,13 @@ GPUMPI_FN static void gp_start(int h)
 GPUMPI_FN static int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type,
                              int peer, int tag, MPI_Comm comm, MPI_Request *request, int persistent)
 {
-    int peer_world = peer, ctx = GP_WORLD_CTX, size = 0;
+    int peer_world = peer, ctx = GP_WORLD_CTX, size = gp_comm_size(MPI_COMM_WORLD);
     if (comm == MPI_COMM_WORLD)
         GP_TRY(gp_comm_check(fn, comm));
     else /* one call for what the checks and the start would look up one by one */
         GP_TRY(gp_comm_p2p(fn, comm, peer, &size, &peer_world, &ctx));
     GP_TRY(gp_type_check(comm, fn, type, count));
-    if (comm == MPI_COMM_WORLD)
-        GP_TRY(gp_check_peer(fn, comm, peer, kind == GP_REQ_RECV));
-    else
-        GP_TRY(gp_check_peer_of(fn, comm, size, peer, kind == GP_REQ_RECV));
+    GP_TRY(gp_check_peer_of(fn, comm, size, peer, kind == GP_REQ_RECV));
     GP_TRY(gp_check_tag(comm, fn, tag, kind == GP_REQ_RECV));
     if (!request) return gp_err(comm, fn, MPI_ERR_REQUEST, "the request argument is NULL");
     int h = gp_req_new(kind);
