@@ -42,7 +42,7 @@ static void usage(FILE *to)
             "Compiles and links MPI C programs for gpumpi, like mpicc.\n"
             "  -c              compile only (objects are relocatable device code)\n"
             "  -o FILE         output file\n"
-            "  -I -D -U -O -g -std= -l -L   as for cc; -G adds device debug info\n"
+            "  -I -D -U -O -g -w -std= -l -L as for cc; -G adds device debug info\n"
             "  -fsanitize=...               threads backend only: the host compiler instruments the ranks\n"
             "  -MD -MMD -MF -MT -MQ -MP -M -MM   dependencies for make (the user's headers)\n"
             "  @FILE           read more arguments from FILE\n"
@@ -123,6 +123,8 @@ static int parse(job *j, int argc, char **argv)
             gp_cmd_add(&j->parse_flags, a); /* the C dialect to parse; CUDA is always C++17 */
         } else if (!strncmp(a, "-O", 2) || !strcmp(a, "-g") || !strncmp(a, "-g", 2)) {
             gp_cmd_add(&j->compile_flags, strncmp(a, "-g", 2) ? a : "-g"); /* -g3, -ggdb: host debug info */
+        } else if (!strcmp(a, "-w")) {
+            gp_cmd_add(&j->compile_flags, a); /* no warnings: nvcc and the host compiler both take -w */
         } else if (!strcmp(a, "-G")) {
             gp_cmd_add(&j->compile_flags, a); /* device debug info (nvcc); slow code, so only when asked */
         } else if (!strcmp(a, "-MD") || !strcmp(a, "-MMD")) {
