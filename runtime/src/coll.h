@@ -40,6 +40,7 @@ typedef struct gp_step {
     uint8_t kind;
     uint8_t done;
     uint8_t exact;      /* RECV: the message must fill the buffer (scratch with a fixed layout) */
+    uint8_t local;      /* peer is in an intercommunicator's local group (else its remote one) */
     int peer;           /* communicator rank; RECV_ANY: messages still to come */
     int count;
     MPI_Datatype type;
@@ -104,7 +105,9 @@ typedef struct gp_tree_state {
 struct gp_sched {
     const char *fn;
     MPI_Comm comm;
-    int me, n;          /* communicator rank and size */
+    MPI_Comm lcomm;     /* an intercommunicator's hidden local one (coll_inter.cu), else comm */
+    int me, n;          /* communicator rank and size (an intercommunicator's local ones) */
+    int rn;             /* the remote group's size (intercommunicators), else n */
     int ctx;
     uint32_t seq;
     int tag;
@@ -143,6 +146,10 @@ GPUMPI_FN void *gp_sched_scratch(gp_sched *s, size_t bytes);
 GPUMPI_FN void gp_sched_send(gp_sched *s, int peer, const void *buf, int count, MPI_Datatype type);
 GPUMPI_FN void gp_sched_recv(gp_sched *s, int peer, void *buf, int count, MPI_Datatype type, int exact);
 GPUMPI_FN void gp_sched_recv_any(gp_sched *s, int messages, gp_locate_fn locate);
+/* On an intercommunicator the messages above go to and come from the
+ * remote group; these to and from the local group. */
+GPUMPI_FN void gp_sched_send_local(gp_sched *s, int peer, const void *buf, int count, MPI_Datatype type);
+GPUMPI_FN void gp_sched_recv_local(gp_sched *s, int peer, void *buf, int count, MPI_Datatype type, int exact);
 /* 1 once the schedule has finished; never blocks. */
 GPUMPI_FN int gp_sched_progress(gp_sched *s);
 /* Runs the schedule to the end, waiting between progress calls for
@@ -211,6 +218,26 @@ GPUMPI_FN int gp_scan_call(const gp_coll_nb *nb, const void *sendbuf, void *recv
                            MPI_Op op, MPI_Comm comm);
 GPUMPI_FN int gp_exscan_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+
+/* ---- intercommunicators (coll_inter.cu): each gp_<name>_call hands an
+ * intercommunicator to these after checking comm ---------------------- */
+GPUMPI_FN static inline int gp_coll_is_inter(MPI_Comm comm) { return comm != MPI_COMM_WORLD && gp_comm_is_inter(comm); }
+GPUMPI_FN int gp_inter_barrier(const gp_coll_nb *nb, MPI_Comm comm);
+/* kind: 0 bcast (sbuf and rbuf the one buffer), 1 gather, 2 gatherv, 3 scatter, 4 scatterv (the root's counts, displs) */
+GPUMPI_FN int gp_inter_rooted(const gp_coll_nb *nb, const char *fn, MPI_Comm comm, int kind, int root,
+                              const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,
+                              MPI_Datatype rtype, const int *counts, const int *displs);
+GPUMPI_FN int gp_inter_reduce(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count,
+                              MPI_Datatype datatype, MPI_Op op, int root, MPI_Comm comm);
+GPUMPI_FN int gp_inter_allreduce(const gp_coll_nb *nb, const char *fn, const void *sendbuf, void *recvbuf,
+                                 int count, MPI_Datatype datatype, MPI_Op op, int scatter, int rcount,
+                                 const int *rcounts, MPI_Comm comm);
+/* kind: 0 allgather, 1 allgatherv, 2 alltoall, 3 alltoallv, 4 alltoallw (what
+ * a kind does not read may be 0) */
+GPUMPI_FN int gp_inter_pairs(const gp_coll_nb *nb, const char *fn, MPI_Comm comm, int kind, const void *sbuf,
+                             int scount, const int *scounts, const int *sdispls, MPI_Datatype stype,
+                             const MPI_Datatype *stypes, void *rbuf, int rcount, const int *rcounts,
+                             const int *rdispls, MPI_Datatype rtype, const MPI_Datatype *rtypes);
 
 /* ---- local steps (coll_schedule.cu) -------------------------------------- */
 /* (count, type) at buf, then block i of blocks of (count, type): byte address. */

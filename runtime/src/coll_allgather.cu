@@ -141,6 +141,9 @@ GPUMPI_FN int gp_allgather_call(const gp_coll_nb *nb, const void *sendbuf, int s
                                 void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Allgather");
+    if (gp_coll_is_inter(comm))
+        return gp_inter_pairs(nb, fn, comm, 0, sendbuf, sendcount, 0, 0, sendtype, 0, recvbuf, recvcount, 0, 0,
+                              recvtype, 0);
     GP_TRY(gp_coll_check_uniform(comm, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_allgather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -159,6 +162,9 @@ GPUMPI_FN int gp_allgatherv_call(const gp_coll_nb *nb, const void *sendbuf, int 
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Allgatherv");
     GP_TRY(gp_comm_check(fn, comm));
+    if (gp_coll_is_inter(comm))
+        return gp_inter_pairs(nb, fn, comm, 1, sendbuf, sendcount, 0, 0, sendtype, 0, recvbuf, 0, recvcounts, displs,
+                              recvtype, 0);
     if (sendbuf != MPI_IN_PLACE) GP_TRY(gp_type_check(comm, fn, sendtype, sendcount));
     GP_TRY(gp_coll_check_counts(comm, fn, recvcounts, gp_comm_size(comm), recvtype, 0, "recvcounts"));
     if (!displs) return gp_err(comm, fn, MPI_ERR_ARG, "displs is NULL");

@@ -132,6 +132,9 @@ GPUMPI_FN int gp_alltoall_call(const gp_coll_nb *nb, const void *sendbuf, int se
                                void *recvbuf, int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Alltoall");
+    if (gp_coll_is_inter(comm))
+        return gp_inter_pairs(nb, fn, comm, 2, sendbuf, sendcount, 0, 0, sendtype, 0, recvbuf, recvcount, 0, 0,
+                              recvtype, 0);
     GP_TRY(gp_coll_check_uniform(comm, fn, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype));
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_alltoall(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
@@ -150,6 +153,9 @@ GPUMPI_FN int gp_alltoallv_call(const gp_coll_nb *nb, const void *sendbuf, const
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Alltoallv");
     GP_TRY(gp_comm_check(fn, comm));
+    if (gp_coll_is_inter(comm))
+        return gp_inter_pairs(nb, fn, comm, 3, sendbuf, 0, sendcounts, sdispls, sendtype, 0, recvbuf, 0, recvcounts,
+                              rdispls, recvtype, 0);
     int n = gp_comm_size(comm);
     if (sendbuf != MPI_IN_PLACE) {
         GP_TRY(gp_coll_check_counts(comm, fn, sendcounts, n, sendtype, 0, "sendcounts"));
@@ -176,6 +182,9 @@ GPUMPI_FN int gp_alltoallw_call(const gp_coll_nb *nb, const void *sendbuf, const
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Alltoallw");
     GP_TRY(gp_comm_check(fn, comm));
+    if (gp_coll_is_inter(comm))
+        return gp_inter_pairs(nb, fn, comm, 4, sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf,
+                              0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes);
     int n = gp_comm_size(comm);
     if (sendbuf != MPI_IN_PLACE) {
         if (!sendtypes) return gp_err(comm, fn, MPI_ERR_TYPE, "sendtypes is NULL");

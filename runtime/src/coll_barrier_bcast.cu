@@ -133,6 +133,7 @@ GPUMPI_FN int gp_barrier_call(const gp_coll_nb *nb, MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Barrier");
     GP_TRY(gp_comm_check(fn, comm));
+    if (gp_coll_is_inter(comm)) return gp_inter_barrier(nb, comm);
     if (!nb && comm != MPI_COMM_WORLD && gp_comm_spans_world(comm)) return MPI_Barrier(MPI_COMM_WORLD);
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_barrier(s, comm);
@@ -144,6 +145,8 @@ GPUMPI_FN int gp_bcast_call(const gp_coll_nb *nb, void *buffer, int count, MPI_D
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Bcast");
     GP_TRY(gp_comm_check(fn, comm));
+    if (gp_coll_is_inter(comm))
+        return gp_inter_rooted(nb, fn, comm, 0, root, buffer, count, datatype, buffer, count, datatype, 0, 0);
     GP_TRY(gp_type_check(comm, fn, datatype, count));
     GP_TRY(gp_coll_check_root(comm, fn, root));
     GP_TRY(gp_coll_check_not_in_place(comm, fn, buffer, "the buffer"));

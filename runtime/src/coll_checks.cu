@@ -3,6 +3,13 @@
 
 GPUMPI_FN int gp_coll_check_root(MPI_Comm comm, const char *fn, int root)
 {
+    if (gp_coll_is_inter(comm)) {
+        if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < gp_comm_peer_size(comm)))
+            return MPI_SUCCESS;
+        return gp_err(comm, fn, MPI_ERR_ROOT,
+                      "invalid root %d (on an intercommunicator: MPI_ROOT, MPI_PROC_NULL or a rank of the %d-rank remote group)",
+                      root, gp_comm_peer_size(comm));
+    }
     if (root < 0 || root >= gp_comm_size(comm))
         return gp_err(comm, fn, MPI_ERR_ROOT, "invalid root %d (communicator has %d ranks)", root, gp_comm_size(comm));
     return MPI_SUCCESS;

@@ -228,6 +228,8 @@ GPUMPI_FN int gp_gather_call(const gp_coll_nb *nb, const void *sendbuf, int send
                              void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Gather");
+    if (gp_coll_is_inter(comm))
+        return gp_inter_rooted(nb, fn, comm, 1, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, 0);
     GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, 0,
                                 recvtype));
     gp_sched local, *s = gp_coll_sched(nb, &local);
@@ -246,6 +248,9 @@ GPUMPI_FN int gp_gatherv_call(const gp_coll_nb *nb, const void *sendbuf, int sen
                               int root, MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Gatherv");
+    if (gp_coll_is_inter(comm))
+        return gp_inter_rooted(nb, fn, comm, 2, root, sendbuf, sendcount, sendtype, recvbuf, 0, recvtype, recvcounts,
+                               displs);
     GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 1, sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
                                 recvtype));
     gp_sched local, *s = gp_coll_sched(nb, &local);
@@ -263,6 +268,8 @@ GPUMPI_FN int gp_scatter_call(const gp_coll_nb *nb, const void *sendbuf, int sen
                               void *recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Scatter");
+    if (gp_coll_is_inter(comm))
+        return gp_inter_rooted(nb, fn, comm, 3, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, 0);
     GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 0, recvbuf, recvcount, recvtype, sendbuf, sendcount, 0, 0,
                                 sendtype));
     gp_sched local, *s = gp_coll_sched(nb, &local);
@@ -281,6 +288,9 @@ GPUMPI_FN int gp_scatterv_call(const gp_coll_nb *nb, const void *sendbuf, const 
                                MPI_Comm comm)
 {
     const char *fn = GP_COLL_FN(nb, "MPI_Scatterv");
+    if (gp_coll_is_inter(comm))
+        return gp_inter_rooted(nb, fn, comm, 4, root, sendbuf, 0, sendtype, recvbuf, recvcount, recvtype, sendcounts,
+                               displs);
     GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 1, recvbuf, recvcount, recvtype, sendbuf, 0, sendcounts, displs,
                                 sendtype));
     gp_sched local, *s = gp_coll_sched(nb, &local);

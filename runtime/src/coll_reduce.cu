@@ -381,6 +381,7 @@ GPUMPI_FN int gp_reduce_call(const gp_coll_nb *nb, const void *sendbuf, void *re
     GP_TRY(gp_comm_check(fn, comm));
     GP_TRY(gp_type_check(comm, fn, datatype, count));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
+    if (gp_coll_is_inter(comm)) return gp_inter_reduce(nb, sendbuf, recvbuf, count, datatype, op, root, comm);
     GP_TRY(gp_coll_check_root(comm, fn, root));
     if (gp_comm_rank(comm) == root) {
         GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
@@ -403,6 +404,8 @@ GPUMPI_FN int gp_allreduce_call(const gp_coll_nb *nb, const void *sendbuf, void 
     GP_TRY(gp_comm_check(fn, comm));
     GP_TRY(gp_type_check(comm, fn, datatype, count));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
+    if (gp_coll_is_inter(comm))
+        return gp_inter_allreduce(nb, fn, sendbuf, recvbuf, count, datatype, op, 0, 0, 0, comm);
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
     GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(count, datatype)));
     if (!nb && gp_shm_allreduce(sendbuf, recvbuf, count, datatype, op, comm)) return MPI_SUCCESS; /* it blocks */

@@ -54,6 +54,9 @@ GPUMPI_FN int gp_reduce_scatter_block_call(const gp_coll_nb *nb, const void *sen
     GP_TRY(gp_comm_check(fn, comm));
     GP_TRY(gp_type_check(comm, fn, datatype, recvcount));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
+    if (gp_coll_is_inter(comm)) /* the other group's vectors: recvcount for each rank of this one */
+        return gp_inter_allreduce(nb, fn, sendbuf, recvbuf, recvcount * gp_comm_size(comm), datatype, op, 1, recvcount,
+                                  0, comm);
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
     GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(recvcount, datatype)));
     gp_sched local, *s = gp_coll_sched(nb, &local);
@@ -74,6 +77,11 @@ GPUMPI_FN int gp_reduce_scatter_call(const gp_coll_nb *nb, const void *sendbuf, 
     GP_TRY(gp_comm_check(fn, comm));
     GP_TRY(gp_coll_check_counts(comm, fn, recvcounts, gp_comm_size(comm), datatype, 0, "recvcounts"));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
+    if (gp_coll_is_inter(comm)) {
+        int total = 0;
+        for (int i = 0; i < gp_comm_size(comm); i++) total += recvcounts[i];
+        return gp_inter_allreduce(nb, fn, sendbuf, recvbuf, total, datatype, op, 1, 0, recvcounts, comm);
+    }
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));
     GP_TRY(gp_coll_check_alias(comm, fn, sendbuf, recvbuf, gp_coll_bytes(recvcounts[gp_comm_rank(comm)], datatype)));
     gp_sched local, *s = gp_coll_sched(nb, &local);

@@ -73,6 +73,8 @@ GPUMPI_FN static int gp_scan_checks(const char *fn, const void *sendbuf, void *r
                                     MPI_Datatype datatype, MPI_Op op, MPI_Comm comm)
 {
     GP_TRY(gp_comm_check(fn, comm));
+    if (gp_coll_is_inter(comm))
+        return gp_err(comm, fn, MPI_ERR_COMM, "not defined on an intercommunicator (the standard has no inter-group scan)");
     GP_TRY(gp_type_check(comm, fn, datatype, count));
     GP_TRY(gp_coll_check_op(comm, fn, op, datatype));
     GP_TRY(gp_coll_check_not_in_place(comm, fn, recvbuf, "the receive buffer"));

@@ -19,8 +19,10 @@ GPUMPI_FN void gp_sched_init(gp_sched *s, const char *fn, MPI_Comm comm)
     gp_memset(s, 0, offsetof(gp_sched, steps)); /* the step slots and scratch are set as they are used */
     s->fn = fn;
     s->comm = comm;
+    s->lcomm = gp_comm_local_of(comm);
     s->me = gp_comm_rank(comm);
     s->n = gp_comm_size(comm);
+    s->rn = s->lcomm == comm ? s->n : gp_comm_peer_size(comm);
     s->ctx = gp_ctx_coll(comm);
     s->seq = gp_comm_next_coll_seq(comm);
     s->tag = gp_sched_tag(s->seq, 0);
@@ -65,22 +67,52 @@ GPUMPI_FN static gp_step *gp_sched_step(gp_sched *s, int kind)
     return st;
 }
 
-GPUMPI_FN void gp_sched_send(gp_sched *s, int peer, const void *buf, int count, MPI_Datatype type)
+/* A step's peer as a world rank. */
+GPUMPI_FN static int gp_step_world(const gp_sched *s, const gp_step *st)
+{
+    return gp_comm_to_world(st->local ? s->lcomm : s->comm, st->peer);
+}
+
+GPUMPI_FN static void gp_sched_send_to(gp_sched *s, int local, int peer, const void *buf, int count,
+                                       MPI_Datatype type)
 {
     gp_step *st = gp_sched_step(s, GP_STEP_SEND);
     st->peer = peer;
-    st->env = gp_send_start(buf, count, type, gp_comm_to_world(s->comm, peer), s->tag, s->ctx, GP_SEND_STANDARD);
+    st->local = (uint8_t)local;
+    st->env = gp_send_start(buf, count, type, gp_step_world(s, st), s->tag, s->ctx, GP_SEND_STANDARD);
     st->done = st->env == 0;
 }
 
-GPUMPI_FN void gp_sched_recv(gp_sched *s, int peer, void *buf, int count, MPI_Datatype type, int exact)
+GPUMPI_FN static void gp_sched_recv_from(gp_sched *s, int local, int peer, void *buf, int count, MPI_Datatype type,
+                                         int exact)
 {
     gp_step *st = gp_sched_step(s, GP_STEP_RECV);
     st->peer = peer;
+    st->local = (uint8_t)local;
     st->buf = buf;
     st->count = count;
     st->type = type;
     st->exact = (uint8_t)exact;
+}
+
+GPUMPI_FN void gp_sched_send(gp_sched *s, int peer, const void *buf, int count, MPI_Datatype type)
+{
+    gp_sched_send_to(s, 0, peer, buf, count, type);
+}
+
+GPUMPI_FN void gp_sched_recv(gp_sched *s, int peer, void *buf, int count, MPI_Datatype type, int exact)
+{
+    gp_sched_recv_from(s, 0, peer, buf, count, type, exact);
+}
+
+GPUMPI_FN void gp_sched_send_local(gp_sched *s, int peer, const void *buf, int count, MPI_Datatype type)
+{
+    gp_sched_send_to(s, 1, peer, buf, count, type);
+}
+
+GPUMPI_FN void gp_sched_recv_local(gp_sched *s, int peer, void *buf, int count, MPI_Datatype type, int exact)
+{
+    gp_sched_recv_from(s, 1, peer, buf, count, type, exact);
 }
 
 GPUMPI_FN void gp_sched_recv_any(gp_sched *s, int messages, gp_locate_fn locate)
@@ -119,7 +151,7 @@ GPUMPI_FN static int gp_step_poll(gp_sched *s, gp_step *st, const uint32_t *mark
         s->sends_pending = 1;
         return 0;
     case GP_STEP_RECV: {
-        gp_msg *m = gp_take_match(gp_comm_to_world(s->comm, st->peer), s->tag, s->ctx, mark);
+        gp_msg *m = gp_take_match(gp_step_world(s, st), s->tag, s->ctx, mark);
         if (!m) return 0;
         gp_sched_deliver(s, m, st->buf, st->count, st->type, st->exact);
         return 1;

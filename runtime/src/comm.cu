@@ -79,6 +79,7 @@ GPUMPI_FN static gp_comm *gp_comm_at(MPI_Comm comm)
 GPUMPI_FN static void gp_comm_release(gp_comm *c)
 {
     gp_ranks_release(&c->ranks);
+    if (c->inter) gp_ranks_release(&c->remote);
     gp_errh_release(c->eh);
     c->zombie = 0;
 }
@@ -105,22 +106,40 @@ GPUMPI_FN int gp_comm_check_general(const char *fn, MPI_Comm comm)
     return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "invalid communicator %d (never created, or freed)", (int)comm);
 }
 
+/* Whom point to point addresses: the remote group of an intercommunicator. */
+GPUMPI_FN static const gp_ranks *gp_peers(const gp_comm *c) { return c->inter ? &c->remote : &c->ranks; }
+
+GPUMPI_FN int gp_comm_is_inter(MPI_Comm comm)
+{
+    gp_comm *c = gp_comm_find(comm);
+    return c && c->inter;
+}
+
+GPUMPI_FN MPI_Comm gp_comm_local_of(MPI_Comm comm)
+{
+    if (comm == MPI_COMM_WORLD) return comm;
+    gp_comm *c = gp_comm_at(comm);
+    return c->inter ? c->local : comm;
+}
+
 GPUMPI_FN int gp_comm_p2p(const char *fn, MPI_Comm comm, int peer, int *size, int *peer_world, int *ctx)
 {
     gp_comm *c = gp_flag(GP_RF_INIT) ? gp_comm_find(comm) : 0;
     if (!c) return gp_comm_check_general(fn, comm); /* the error, or MPI_COMM_WORLD */
-    *size = c->ranks.size;
-    *peer_world = (unsigned)peer < (unsigned)c->ranks.size ? gp_ranks_world(&c->ranks, peer) : peer;
+    const gp_ranks *peers = gp_peers(c);
+    *size = peers->size;
+    *peer_world = (unsigned)peer < (unsigned)peers->size ? gp_ranks_world(peers, peer) : peer;
     *ctx = c->ctx;
     return MPI_SUCCESS;
 }
 
 GPUMPI_FN int gp_subcomm_size(MPI_Comm comm) { return gp_comm_at(comm)->ranks.size; }
 GPUMPI_FN int gp_subcomm_rank(MPI_Comm comm) { return gp_comm_at(comm)->rank; }
-GPUMPI_FN int gp_subcomm_to_world(MPI_Comm comm, int rank) { return gp_ranks_world(&gp_comm_at(comm)->ranks, rank); }
+GPUMPI_FN int gp_subcomm_peer_size(MPI_Comm comm) { return gp_peers(gp_comm_at(comm))->size; }
+GPUMPI_FN int gp_subcomm_to_world(MPI_Comm comm, int rank) { return gp_ranks_world(gp_peers(gp_comm_at(comm)), rank); }
 GPUMPI_FN int gp_world_to_subcomm(MPI_Comm comm, int world_rank)
 {
-    return gp_ranks_find(&gp_comm_at(comm)->ranks, world_rank);
+    return gp_ranks_find(gp_peers(gp_comm_at(comm)), world_rank);
 }
 GPUMPI_FN int gp_subcomm_ctx(MPI_Comm comm) { return gp_comm_at(comm)->ctx; }
 
@@ -216,7 +235,7 @@ GPUMPI_FN int MPI_Comm_size(MPI_Comm comm, int *size) { return gp_comm_size_inli
 GPUMPI_FN int MPI_Comm_test_inter(MPI_Comm comm, int *flag)
 {
     GP_TRY(gp_comm_check("MPI_Comm_test_inter", comm));
-    *flag = 0; /* no intercommunicators */
+    *flag = gp_comm_is_inter(comm);
     return MPI_SUCCESS;
 }
 
@@ -285,10 +304,12 @@ GPUMPI_FN int MPI_Comm_free(MPI_Comm *comm)
     c->topo = 0;
     gp_topo_release_graphs(c);
     gp_info_release(&c->info);
+    MPI_Comm hidden = c->inter ? c->local : MPI_COMM_NULL;
     c->live = 0;
     /* receives posted on it complete normally: keep what they look up */
     c->zombie = 1;
     if (gp_comm_unused(c)) gp_comm_release(c);
     *comm = MPI_COMM_NULL;
+    if (hidden != MPI_COMM_NULL) MPI_Comm_free(&hidden);
     return MPI_SUCCESS;
 }

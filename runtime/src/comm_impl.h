@@ -89,6 +89,9 @@ typedef struct gp_comm {
     gp_graph *graph;   /* NULL: no graph topology (shared, counted) */
     gp_dgraph *dgraph; /* NULL: no distributed graph topology (this rank's) */
     MPI_Info info;     /* the hints set on it (a handle of this rank's), or MPI_INFO_NULL */
+    int inter;         /* an intercommunicator (intercomm.cu): ranks is the local group */
+    gp_ranks remote;   /* its remote group, which point to point addresses */
+    MPI_Comm local;    /* its local group as a hidden intracommunicator, freed with it */
 } gp_comm;
 
 typedef struct gp_group {
@@ -167,6 +170,11 @@ GPUMPI_FN int gp_ctx_alloc(const char *fn);
 GPUMPI_FN int gp_comm_split(const char *fn, MPI_Comm parent, int color, int key, MPI_Comm *out);
 /* MPI_Comm_dup (comm_split.cu): hints from the parent, or info's if with_info. */
 GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm);
+
+/* Intercommunicators (intercomm.cu): MPI_Comm_dup and MPI_Comm_split (and
+ * create, a split) of one; collective over both groups. */
+GPUMPI_FN int gp_intercomm_dup(const char *fn, MPI_Comm comm, MPI_Comm *newcomm);
+GPUMPI_FN int gp_intercomm_split(const char *fn, MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 
 /* Groups (group.cu). */
 GPUMPI_FN gp_group *gp_group_find(MPI_Group g);

@@ -1,6 +1,5 @@
-/* Communicator hints (MPI_Comm_set_info, get_info, dup_with_info), the
- * nonblocking dup, and the intercommunicator calls gpumpi does not
- * provide: every communicator is an intracommunicator. */
+/* Communicator hints (MPI_Comm_set_info, get_info, dup_with_info) and the
+ * nonblocking dup. */
 #include "comm_impl.h"
 
 GPUMPI_FN int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
@@ -40,42 +39,4 @@ GPUMPI_FN int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used)
     gp_comm *c = gp_comm_find(comm);
     MPI_Info have = c ? c->info : gp_cs()->comms[MPI_COMM_WORLD].info;
     return gp_info_copy("MPI_Comm_get_info", have, info_used);
-}
-
-/* ---- intercommunicators: not provided */
-
-GPUMPI_FN int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader,
-                                   int tag, MPI_Comm *newintercomm)
-{
-    (void)local_leader;
-    (void)peer_comm;
-    (void)remote_leader;
-    (void)tag;
-    if (newintercomm) *newintercomm = MPI_COMM_NULL;
-    return gp_err(local_comm, "MPI_Intercomm_create", MPI_ERR_UNSUPPORTED_OPERATION,
-                  "intercommunicators are not supported by gpumpi");
-}
-
-GPUMPI_FN int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newintracomm)
-{
-    (void)high;
-    if (newintracomm) *newintracomm = MPI_COMM_NULL;
-    return gp_err(intercomm, "MPI_Intercomm_merge", MPI_ERR_UNSUPPORTED_OPERATION,
-                  "intercommunicators are not supported by gpumpi (every communicator is an intracommunicator)");
-}
-
-GPUMPI_FN int MPI_Comm_remote_size(MPI_Comm comm, int *size)
-{
-    (void)size;
-    GP_TRY(gp_comm_check("MPI_Comm_remote_size", comm));
-    return gp_err(comm, "MPI_Comm_remote_size", MPI_ERR_COMM,
-                  "not an intercommunicator (gpumpi has intracommunicators only)");
-}
-
-GPUMPI_FN int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
-{
-    (void)group;
-    GP_TRY(gp_comm_check("MPI_Comm_remote_group", comm));
-    return gp_err(comm, "MPI_Comm_remote_group", MPI_ERR_COMM,
-                  "not an intercommunicator (gpumpi has intracommunicators only)");
 }

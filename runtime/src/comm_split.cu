@@ -146,6 +146,7 @@ GPUMPI_FN int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcom
     if (color < 0 && color != MPI_UNDEFINED)
         return gp_err(comm, "MPI_Comm_split", MPI_ERR_ARG, "invalid color %d (colors are >= 0 or MPI_UNDEFINED)",
                       color);
+    if (gp_comm_is_inter(comm)) return gp_intercomm_split("MPI_Comm_split", comm, color, key, newcomm);
     return gp_comm_split("MPI_Comm_split", comm, color, key, newcomm);
 }
 
@@ -165,6 +166,9 @@ GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     GP_TRY(gp_group_check("MPI_Comm_create", group));
     gp_group *g = gp_group_find(group);
     int gsize = g ? g->ranks.size : 0, grank = g ? g->rank : MPI_UNDEFINED;
+    /* on an intercommunicator each group passes a group of its own side */
+    if (gp_comm_is_inter(comm))
+        return gp_intercomm_split("MPI_Comm_create", comm, grank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, grank, newcomm);
     if (gsize > gp_comm_size(comm))
         return gp_err(comm, "MPI_Comm_create", MPI_ERR_GROUP, "the group has %d ranks, the communicator only %d", gsize,
                       gp_comm_size(comm));
@@ -189,20 +193,25 @@ GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info
     if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy_comm_hints(fn, info, &hints));
     if (!with_info && gp_comm_find(comm)->info != MPI_INFO_NULL)
         GP_TRY(gp_info_copy(fn, gp_comm_find(comm)->info, &hints));
-    int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc(fn) : 0;
-    MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
-    gp_comm *c = gp_comm_find(comm);
-    gp_ranks ranks = c->ranks;
-    gp_ranks_retain(&ranks);
-    MPI_Comm h = gp_comm_make(comm, &ranks, c->rank, ctx);
-    c = gp_comm_find(comm); /* the table may have moved */
-    gp_comm *n = gp_comm_find(h);
-    if (c->topo) {
-        gp_topo *t = c->topo;
-        n->topo = gp_topo_new(t->ndims, GP_TOPO_DIMS(t), GP_TOPO_PERIODS(t));
+    MPI_Comm h;
+    if (gp_comm_is_inter(comm)) {
+        GP_TRY(gp_intercomm_dup(fn, comm, &h));
+    } else {
+        int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc(fn) : 0;
+        MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
+        gp_comm *c = gp_comm_find(comm);
+        gp_ranks ranks = c->ranks;
+        gp_ranks_retain(&ranks);
+        h = gp_comm_make(comm, &ranks, c->rank, ctx);
+        c = gp_comm_find(comm); /* the table may have moved */
+        gp_comm *n = gp_comm_find(h);
+        if (c->topo) {
+            gp_topo *t = c->topo;
+            n->topo = gp_topo_new(t->ndims, GP_TOPO_DIMS(t), GP_TOPO_PERIODS(t));
+        }
+        gp_topo_copy_graphs(c, n);
     }
-    gp_topo_copy_graphs(c, n);
-    n->info = hints;
+    gp_comm_find(h)->info = hints;
     int rc = gp_attrs_copy(comm, h);
     if (rc != MPI_SUCCESS) {
         MPI_Comm_free(&h);

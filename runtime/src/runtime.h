@@ -40,6 +40,12 @@ GPUMPI_FN int gp_call_user_errhandler(MPI_Errhandler eh, MPI_Comm comm, int errc
 #define GP_WORLD_CTX 2 /* MPI_COMM_WORLD's point-to-point context; + 1 its collective one */
 GPUMPI_FN int gp_comm_check_general(const char *fn, MPI_Comm comm);
 GPUMPI_FN int gp_subcomm_size(MPI_Comm comm);
+GPUMPI_FN int gp_subcomm_peer_size(MPI_Comm comm);
+/* An intercommunicator's hidden intracommunicator of its local group;
+ * any other communicator itself. */
+GPUMPI_FN MPI_Comm gp_comm_local_of(MPI_Comm comm);
+/* Whether comm is an intercommunicator (intercomm.cu). */
+GPUMPI_FN int gp_comm_is_inter(MPI_Comm comm);
 GPUMPI_FN int gp_subcomm_rank(MPI_Comm comm);
 GPUMPI_FN int gp_subcomm_to_world(MPI_Comm comm, int rank);
 GPUMPI_FN int gp_world_to_subcomm(MPI_Comm comm, int world_rank);
@@ -67,6 +73,12 @@ GPUMPI_FN static inline int gp_comm_size(MPI_Comm comm)
 GPUMPI_FN static inline int gp_comm_rank(MPI_Comm comm)
 {
     return comm == MPI_COMM_WORLD ? gp_thread_rank() : gp_subcomm_rank(comm);
+}
+/* The ranks point to point addresses: an intercommunicator's remote group
+ * (which gp_comm_to_world and gp_world_to_comm number), else the local one. */
+GPUMPI_FN static inline int gp_comm_peer_size(MPI_Comm comm)
+{
+    return comm == MPI_COMM_WORLD ? gp_hot.nranks : gp_subcomm_peer_size(comm);
 }
 GPUMPI_FN static inline int gp_comm_to_world(MPI_Comm comm, int rank)
 {
@@ -180,6 +192,7 @@ enum { GP_SEND_STANDARD, GP_SEND_SYNC, GP_SEND_BUFFERED };
 GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx,
                                 int mode);
 GPUMPI_FN int gp_send_done(gp_msg *m); /* 1 once received (and the envelope released) */
+GPUMPI_FN void gp_send_wait(gp_msg *m); /* until gp_send_done, progressing this rank's requests */
 /* Blocking standard-mode sends. */
 GPUMPI_FN void gp_send_typed(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx);
 GPUMPI_FN void gp_send_bytes(const void *buf, size_t bytes, int dest_world, int tag, int ctx);
@@ -199,7 +212,7 @@ GPUMPI_FN static inline int gp_check_peer_of(const char *fn, MPI_Comm comm, int 
 }
 GPUMPI_FN static inline int gp_check_peer(const char *fn, MPI_Comm comm, int peer, int any_ok)
 {
-    return gp_check_peer_of(fn, comm, gp_comm_size(comm), peer, any_ok);
+    return gp_check_peer_of(fn, comm, gp_comm_peer_size(comm), peer, any_ok);
 }
 GPUMPI_FN static inline int gp_check_tag(MPI_Comm comm, const char *fn, int tag, int any_ok)
 {
