@@ -183,14 +183,27 @@ GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
  * the parent's, or info's when with_info (MPI_Comm_dup_with_info). */
 GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm)
 {
-    GP_TRY(gp_comm_check(fn, comm));
-    if (!newcomm) return gp_err(comm, fn, MPI_ERR_ARG, "the newcomm argument is NULL");
-    MPI_Info hints = MPI_INFO_NULL;
-    if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy_comm_hints(fn, info, &hints));
-    if (!with_info && gp_comm_find(comm)->info != MPI_INFO_NULL)
-        GP_TRY(gp_info_copy(fn, gp_comm_find(comm)->info, &hints));
+    MPI_Info hints;
+    GP_TRY(gp_comm_dup_hints(fn, comm, with_info, info, newcomm, &hints));
     int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc(fn) : 0;
     MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
+    return gp_comm_dup_as(fn, comm, hints, ctx, newcomm);
+}
+
+GPUMPI_FN int gp_comm_dup_hints(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm,
+                                MPI_Info *hints)
+{
+    GP_TRY(gp_comm_check(fn, comm));
+    if (!newcomm) return gp_err(comm, fn, MPI_ERR_ARG, "the newcomm argument is NULL");
+    *hints = MPI_INFO_NULL;
+    if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy_comm_hints(fn, info, hints));
+    if (!with_info && gp_comm_find(comm)->info != MPI_INFO_NULL)
+        GP_TRY(gp_info_copy(fn, gp_comm_find(comm)->info, hints));
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int gp_comm_dup_as(const char *fn, MPI_Comm comm, MPI_Info hints, int ctx, MPI_Comm *newcomm)
+{
     gp_comm *c = gp_comm_find(comm);
     gp_ranks ranks = c->ranks;
     gp_ranks_retain(&ranks);
