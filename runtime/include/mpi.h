@@ -131,6 +131,10 @@ GPUMPI_FN int MPI_Send_init(const void *buf, int count, MPI_Datatype datatype, i
                             MPI_Request *request);
 GPUMPI_FN int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
                              MPI_Request *request);
+GPUMPI_FN int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request);
+GPUMPI_FN int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request);
 GPUMPI_FN int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                             MPI_Request *request);
 GPUMPI_FN int MPI_Start(MPI_Request *request);
@@ -155,6 +159,12 @@ GPUMPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
                            MPI_Comm comm, MPI_Status *status);
 GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                                    int recvtag, MPI_Comm comm, MPI_Status *status);
+/* MPI-4.0: one request for both halves (isendrecv.cu); its status is the receive's. */
+GPUMPI_FN int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                            void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                            MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
+                                    int recvtag, MPI_Comm comm, MPI_Request *request);
 
 /* ---- matched probes, request and status extras (MPI-3; mprobe.cu, requests.cu, status.cu) ---- */
 typedef int MPI_Message;

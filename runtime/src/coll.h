@@ -138,6 +138,13 @@ struct gp_sched {
 /* Starts a schedule on comm: takes the collective's sequence number (every
  * member calls this once per collective, in the same order). */
 GPUMPI_FN void gp_sched_init(gp_sched *s, const char *fn, MPI_Comm comm);
+/* Persistent collectives' instances are numbered apart from the
+ * communicator's sequence (which wraps below this bit): every member starts
+ * them in its own order, so their numbers come from the request. */
+#define GP_SEQ_PERSISTENT (1u << 28)
+/* Numbers a schedule just made as seq instead, and gives the communicator
+ * back the number gp_sched_init took. */
+GPUMPI_FN void gp_sched_renumber(gp_sched *s, uint32_t seq);
 GPUMPI_FN void gp_sched_add_phase(gp_sched *s, gp_round_fn fn);
 /* Scratch for the schedule's lifetime, 16-byte aligned: inside the schedule
  * when small, else from the heap. */
@@ -174,6 +181,11 @@ GPUMPI_FN int gp_coll_run(gp_sched *s);
 typedef struct gp_coll_nb {
     const char *fn;        /* MPI_I... */
     MPI_Request *request;  /* where the request goes */
+    /* A persistent collective's instance (MPI_Start, coll_persistent.cu):
+     * the request it runs in, and its own sequence number; 0: a new request,
+     * numbered by the communicator. */
+    int into;
+    uint32_t seq;
 } gp_coll_nb;
 #define GP_COLL_FN(nb, blocking) ((nb) ? (nb)->fn : (blocking))
 GPUMPI_FN gp_sched *gp_coll_sched(const gp_coll_nb *nb, gp_sched *local);
@@ -218,6 +230,24 @@ GPUMPI_FN int gp_scan_call(const gp_coll_nb *nb, const void *sendbuf, void *recv
                            MPI_Op op, MPI_Comm comm);
 GPUMPI_FN int gp_exscan_call(const gp_coll_nb *nb, const void *sendbuf, void *recvbuf, int count,
                              MPI_Datatype datatype, MPI_Op op, MPI_Comm comm);
+/* Neighbourhood collectives (coll_neighbor.cu). */
+GPUMPI_FN int gp_neighbor_allgather_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount,
+                                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm);
+GPUMPI_FN int gp_neighbor_allgatherv_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount,
+                                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                          const int displs[], MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int gp_neighbor_alltoall_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm);
+GPUMPI_FN int gp_neighbor_alltoallv_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[],
+                                         const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                         MPI_Comm comm);
+GPUMPI_FN int gp_neighbor_alltoallw_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                         const int recvcounts[], const MPI_Aint rdispls[],
+                                         const MPI_Datatype recvtypes[], MPI_Comm comm);
 
 /* ---- intercommunicators (coll_inter.cu): each gp_<name>_call hands an
  * intercommunicator to these after checking comm ---------------------- */

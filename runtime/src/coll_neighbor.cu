@@ -165,21 +165,24 @@ GPUMPI_FN static int gp_nbr_round(gp_sched *s, int round)
     return st->next_recv < st->indeg || st->next_wait < st->nenv;
 }
 
-/* Checks, then runs the schedule; st has the kind and buffers set. */
-GPUMPI_FN static int gp_nbr_run(const char *fn, MPI_Comm comm, gp_nbr_state *st)
+/* Builds the schedule and runs it, or makes it a request (gp_coll_go);
+ * st, checked, has the kind and buffers set. A request's state is copied
+ * into the schedule's scratch, as it outlives the caller's frame. */
+GPUMPI_FN static int gp_nbr_go(const gp_coll_nb *nb, const char *fn, MPI_Comm comm, gp_nbr_state *st)
 {
-    st->envs = st->inline_envs;
-    if (st->outdeg > GP_NBR_INLINE_ENVS) {
-        st->envs = (gp_msg **)gp_malloc(sizeof(gp_msg *) * (size_t)st->outdeg);
-        if (!st->envs) return gp_fatal(fn, MPI_ERR_NO_MEM, "no device heap left for %d neighbours", st->outdeg);
+    gp_sched local, *s = gp_coll_sched(nb, &local);
+    gp_sched_init(s, fn, comm);
+    gp_nbr_state *kept = st;
+    if (nb) {
+        kept = (gp_nbr_state *)gp_sched_scratch(s, sizeof *kept);
+        *kept = *st;
+        if (st->in == st->cart_nbrs) kept->in = kept->out = kept->cart_nbrs;
     }
-    gp_sched s;
-    gp_sched_init(&s, fn, comm);
-    s.tree.buf = (char *)st;
-    gp_sched_add_phase(&s, gp_nbr_round);
-    int rc = gp_coll_run(&s);
-    if (st->envs != st->inline_envs) gp_free(st->envs);
-    return rc;
+    kept->envs = kept->inline_envs;
+    if (st->outdeg > GP_NBR_INLINE_ENVS) kept->envs = (gp_msg **)gp_sched_scratch(s, sizeof(gp_msg *) * (size_t)st->outdeg);
+    s->tree.buf = (char *)kept;
+    gp_sched_add_phase(s, gp_nbr_round);
+    return gp_coll_go(nb, s);
 }
 
 /* Common checks: the communicator, its topology, no MPI_IN_PLACE. */
@@ -209,7 +212,7 @@ GPUMPI_FN static int gp_nbr_check_counts(MPI_Comm comm, const char *fn, int n, c
 
 /* MPI_Neighbor_allgather and MPI_Neighbor_alltoall: one count and type
  * each way, the same checks; `kind` says how the blocks are laid out. */
-GPUMPI_FN static int gp_nbr_uniform(const char *fn, int kind, const void *sendbuf, int sendcount,
+GPUMPI_FN static int gp_nbr_uniform(const gp_coll_nb *nb, const char *fn, int kind, const void *sendbuf, int sendcount,
                                     MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
                                     MPI_Comm comm)
 {
@@ -223,21 +226,22 @@ GPUMPI_FN static int gp_nbr_uniform(const char *fn, int kind, const void *sendbu
     st.rbuf = recvbuf;
     st.rcount = recvcount;
     st.rtype = recvtype;
-    return gp_nbr_run(fn, comm, &st);
+    return gp_nbr_go(nb, fn, comm, &st);
 }
 
-GPUMPI_FN int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+GPUMPI_FN int gp_neighbor_allgather_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount,
+                                         MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                         MPI_Comm comm)
 {
-    return gp_nbr_uniform("MPI_Neighbor_allgather", GP_NBR_ALLGATHER, sendbuf, sendcount, sendtype, recvbuf,
-                          recvcount, recvtype, comm);
+    return gp_nbr_uniform(nb, GP_COLL_FN(nb, "MPI_Neighbor_allgather"), GP_NBR_ALLGATHER, sendbuf, sendcount,
+                          sendtype, recvbuf, recvcount, recvtype, comm);
 }
 
-GPUMPI_FN int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
-                                      MPI_Comm comm)
+GPUMPI_FN int gp_neighbor_allgatherv_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount,
+                                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                          const int displs[], MPI_Datatype recvtype, MPI_Comm comm)
 {
-    const char *fn = "MPI_Neighbor_allgatherv";
+    const char *fn = GP_COLL_FN(nb, "MPI_Neighbor_allgatherv");
     gp_nbr_state st;
     GP_TRY(gp_nbr_begin(fn, comm, sendbuf, recvbuf, GP_NBR_ALLGATHERV, &st));
     GP_TRY(gp_nbr_check_one(comm, fn, sendcount, sendtype));
@@ -249,21 +253,23 @@ GPUMPI_FN int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Da
     st.rcounts = recvcounts;
     st.rdispls = displs;
     st.rtype = recvtype;
-    return gp_nbr_run(fn, comm, &st);
+    return gp_nbr_go(nb, fn, comm, &st);
 }
 
-GPUMPI_FN int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
-                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+GPUMPI_FN int gp_neighbor_alltoall_call(const gp_coll_nb *nb, const void *sendbuf, int sendcount,
+                                        MPI_Datatype sendtype, void *recvbuf, int recvcount, MPI_Datatype recvtype,
+                                        MPI_Comm comm)
 {
-    return gp_nbr_uniform("MPI_Neighbor_alltoall", GP_NBR_ALLTOALL, sendbuf, sendcount, sendtype, recvbuf, recvcount,
-                          recvtype, comm);
+    return gp_nbr_uniform(nb, GP_COLL_FN(nb, "MPI_Neighbor_alltoall"), GP_NBR_ALLTOALL, sendbuf, sendcount, sendtype,
+                          recvbuf, recvcount, recvtype, comm);
 }
 
-GPUMPI_FN int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
-                                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
-                                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+GPUMPI_FN int gp_neighbor_alltoallv_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[],
+                                         const int sdispls[], MPI_Datatype sendtype, void *recvbuf,
+                                         const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                                         MPI_Comm comm)
 {
-    const char *fn = "MPI_Neighbor_alltoallv";
+    const char *fn = GP_COLL_FN(nb, "MPI_Neighbor_alltoallv");
     gp_nbr_state st;
     GP_TRY(gp_nbr_begin(fn, comm, sendbuf, recvbuf, GP_NBR_ALLTOALLV, &st));
     GP_TRY(gp_nbr_check_counts(comm, fn, st.outdeg, sendcounts, sdispls, sendtype, 0, "send"));
@@ -276,14 +282,15 @@ GPUMPI_FN int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[]
     st.rcounts = recvcounts;
     st.rdispls = rdispls;
     st.rtype = recvtype;
-    return gp_nbr_run(fn, comm, &st);
+    return gp_nbr_go(nb, fn, comm, &st);
 }
 
-GPUMPI_FN int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
-                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+GPUMPI_FN int gp_neighbor_alltoallw_call(const gp_coll_nb *nb, const void *sendbuf, const int sendcounts[],
+                                         const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
+                                         const int recvcounts[], const MPI_Aint rdispls[],
+                                         const MPI_Datatype recvtypes[], MPI_Comm comm)
 {
-    const char *fn = "MPI_Neighbor_alltoallw";
+    const char *fn = GP_COLL_FN(nb, "MPI_Neighbor_alltoallw");
     gp_nbr_state st;
     GP_TRY(gp_nbr_begin(fn, comm, sendbuf, recvbuf, GP_NBR_ALLTOALLW, &st));
     if (st.outdeg > 0 && !sendtypes) return gp_err(comm, fn, MPI_ERR_ARG, "the send types are NULL");
@@ -298,5 +305,40 @@ GPUMPI_FN int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[]
     st.rcounts = recvcounts;
     st.rbytes = rdispls;
     st.rtypes = recvtypes;
-    return gp_nbr_run(fn, comm, &st);
+    return gp_nbr_go(nb, fn, comm, &st);
+}
+
+GPUMPI_FN int MPI_Neighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return gp_neighbor_allgather_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+GPUMPI_FN int MPI_Neighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                      MPI_Comm comm)
+{
+    return gp_neighbor_allgatherv_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype, comm);
+}
+
+GPUMPI_FN int MPI_Neighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                    int recvcount, MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return gp_neighbor_alltoall_call(0, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+GPUMPI_FN int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                     MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                     const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm)
+{
+    return gp_neighbor_alltoallv_call(0, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                      recvtype, comm);
+}
+
+GPUMPI_FN int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                     const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                     const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm)
+{
+    return gp_neighbor_alltoallw_call(0, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                      recvtypes, comm);
 }

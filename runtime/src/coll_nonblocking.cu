@@ -27,6 +27,8 @@
 typedef struct gp_coll_store {
     gp_sched s; /* first: the request's sched pointer is the store's */
     MPI_Datatype held[4];
+    gp_coll_then then; /* gp_coll_req_then */
+    void *then_arg;
 } gp_coll_store;
 
 /* Finished requests' stores are kept for the next ones (most programs
@@ -79,10 +81,13 @@ GPUMPI_FN int gp_coll_go(const gp_coll_nb *nb, gp_sched *s)
         st->held[i] = types[i];
         gp_type_hold(types[i]); /* nothing for predefined types and MPI_DATATYPE_NULL */
     }
+    st->then = 0;
     gp_comm_hold(s->comm);
-    int h = gp_req_new(GP_REQ_COLL);
+    if (nb->into) gp_sched_renumber(s, nb->seq);
+    int h = nb->into ? nb->into : gp_req_new(GP_REQ_COLL);
     gp_req *q = gp_req_at(h);
     q->active = 1;
+    q->done = 0;
     q->comm = s->comm;
     q->peer = GP_BLOCK_NONE;
     q->tag = GP_BLOCK_NONE;
@@ -166,11 +171,19 @@ GPUMPI_FN int gp_coll_req_complete(gp_req *q)
 {
     gp_coll_store *st = (gp_coll_store *)(void *)q->sched;
     q->sched = 0;
+    if (st->then) st->then(st->then_arg, st->s.err);
     int rc = gp_coll_finish(&st->s); /* frees the scratch; raises the error, if any, on the communicator */
     gp_comm_unhold(st->s.comm);
     for (int i = 0; i < 4; i++) gp_type_release(st->held[i]);
     gp_coll_store_free(st);
     return rc;
+}
+
+GPUMPI_FN void gp_coll_req_then(MPI_Request request, gp_coll_then then, void *arg)
+{
+    gp_coll_store *st = (gp_coll_store *)(void *)gp_req_at(request)->sched;
+    st->then = then;
+    st->then_arg = arg;
 }
 
 /* ---- the MPI functions ------------------------------------------------------- */

@@ -10,7 +10,7 @@
  * meet another phase's, even with a source wildcard. */
 GPUMPI_FN static int gp_sched_tag(uint32_t seq, int phase)
 {
-    return (int)(((seq & 0x0fffffffu) << 3) | (uint32_t)phase);
+    return (int)(((seq & 0x1fffffffu) << 3) | (uint32_t)phase);
 }
 
 GPUMPI_FN void gp_sched_init(gp_sched *s, const char *fn, MPI_Comm comm)
@@ -24,8 +24,15 @@ GPUMPI_FN void gp_sched_init(gp_sched *s, const char *fn, MPI_Comm comm)
     s->n = gp_comm_size(comm);
     s->rn = s->lcomm == comm ? s->n : gp_comm_peer_size(comm);
     s->ctx = gp_ctx_coll(comm);
-    s->seq = gp_comm_next_coll_seq(comm);
+    s->seq = gp_comm_next_coll_seq(comm) & (GP_SEQ_PERSISTENT - 1);
     s->tag = gp_sched_tag(s->seq, 0);
+}
+
+GPUMPI_FN void gp_sched_renumber(gp_sched *s, uint32_t seq)
+{
+    gp_comm_return_coll_seq(s->comm);
+    s->seq = seq;
+    s->tag = gp_sched_tag(seq, s->phase);
 }
 
 GPUMPI_FN void gp_sched_add_phase(gp_sched *s, gp_round_fn fn)

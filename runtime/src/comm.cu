@@ -168,6 +168,8 @@ GPUMPI_FN int gp_comm_is_world_range(MPI_Comm comm, int *first)
 
 GPUMPI_FN uint32_t gp_comm_next_coll_seq(MPI_Comm comm) { return gp_comm_at(comm)->coll_seq++; }
 
+GPUMPI_FN void gp_comm_return_coll_seq(MPI_Comm comm) { gp_comm_at(comm)->coll_seq--; }
+
 GPUMPI_FN MPI_Errhandler gp_comm_errhandler(MPI_Comm comm)
 {
     if (!gp_self()->comm_state) return MPI_ERRORS_ARE_FATAL; /* before MPI_Init */

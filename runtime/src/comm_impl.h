@@ -170,6 +170,12 @@ GPUMPI_FN int gp_ctx_alloc(const char *fn);
 GPUMPI_FN int gp_comm_split(const char *fn, MPI_Comm parent, int color, int key, MPI_Comm *out);
 /* MPI_Comm_dup (comm_split.cu): hints from the parent, or info's if with_info. */
 GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm);
+/* Its two halves around agreeing on the context (MPI_Comm_idup agrees on it
+ * later): the checks and the new communicator's hints, then the
+ * communicator in context ctx (hints taken over). */
+GPUMPI_FN int gp_comm_dup_hints(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm,
+                                MPI_Info *hints);
+GPUMPI_FN int gp_comm_dup_as(const char *fn, MPI_Comm comm, MPI_Info hints, int ctx, MPI_Comm *newcomm);
 
 /* Intercommunicators (intercomm.cu): MPI_Comm_dup and MPI_Comm_split (and
  * create, a split) of one; collective over both groups. */

@@ -1,21 +1,9 @@
-/* Communicator hints (MPI_Comm_set_info, get_info, dup_with_info) and the
- * nonblocking dup. */
+/* Communicator hints (MPI_Comm_set_info, get_info, dup_with_info). */
 #include "comm_impl.h"
 
 GPUMPI_FN int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm)
 {
     return gp_comm_dup("MPI_Comm_dup_with_info", comm, 1, info, newcomm);
-}
-
-/* The dup completes here: it is collective, so a program that calls it on
- * every member before waiting (as the standard requires of collectives'
- * order) never sees the difference. The request is a completed one. */
-GPUMPI_FN int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request)
-{
-    if (!request) return gp_err(comm, "MPI_Comm_idup", MPI_ERR_ARG, "the request argument is NULL");
-    GP_TRY(gp_comm_dup("MPI_Comm_idup", comm, 0, MPI_INFO_NULL, newcomm));
-    /* a receive from MPI_PROC_NULL: complete at once, with an empty status */
-    return MPI_Irecv(0, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, request);
 }
 
 GPUMPI_FN int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info)

@@ -182,35 +182,40 @@ GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     return MPI_SUCCESS;
 }
 
+GPUMPI_FN static int gp_comm_dup_attrs(const char *fn, MPI_Comm comm, MPI_Info hints, MPI_Comm h, MPI_Comm *newcomm);
+
 /* MPI_Comm_dup and its variants: the same ranks in a new context, with the
  * topology, the attributes (through their copy callbacks) and the hints:
  * the parent's, or info's when with_info (MPI_Comm_dup_with_info). */
 GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm)
 {
+    MPI_Info hints;
+    GP_TRY(gp_comm_dup_hints(fn, comm, with_info, info, newcomm, &hints));
+    if (gp_comm_is_inter(comm)) {
+        MPI_Comm h;
+        GP_TRY(gp_intercomm_dup(fn, comm, &h));
+        return gp_comm_dup_attrs(fn, comm, hints, h, newcomm);
+    }
+    int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc(fn) : 0;
+    MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
+    return gp_comm_dup_as(fn, comm, hints, ctx, newcomm);
+}
+
+GPUMPI_FN int gp_comm_dup_hints(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm,
+                                MPI_Info *hints)
+{
     GP_TRY(gp_comm_check(fn, comm));
     if (!newcomm) return gp_err(comm, fn, MPI_ERR_ARG, "the newcomm argument is NULL");
-    MPI_Info hints = MPI_INFO_NULL;
-    if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy_comm_hints(fn, info, &hints));
+    *hints = MPI_INFO_NULL;
+    if (with_info && info != MPI_INFO_NULL) GP_TRY(gp_info_copy_comm_hints(fn, info, hints));
     if (!with_info && gp_comm_find(comm)->info != MPI_INFO_NULL)
-        GP_TRY(gp_info_copy(fn, gp_comm_find(comm)->info, &hints));
-    MPI_Comm h;
-    if (gp_comm_is_inter(comm)) {
-        GP_TRY(gp_intercomm_dup(fn, comm, &h));
-    } else {
-        int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc(fn) : 0;
-        MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
-        gp_comm *c = gp_comm_find(comm);
-        gp_ranks ranks = c->ranks;
-        gp_ranks_retain(&ranks);
-        h = gp_comm_make(comm, &ranks, c->rank, ctx);
-        c = gp_comm_find(comm); /* the table may have moved */
-        gp_comm *n = gp_comm_find(h);
-        if (c->topo) {
-            gp_topo *t = c->topo;
-            n->topo = gp_topo_new(t->ndims, GP_TOPO_DIMS(t), GP_TOPO_PERIODS(t));
-        }
-        gp_topo_copy_graphs(c, n);
-    }
+        GP_TRY(gp_info_copy(fn, gp_comm_find(comm)->info, hints));
+    return MPI_SUCCESS;
+}
+
+/* The dup's hints and attributes (through their copy callbacks) on h. */
+GPUMPI_FN static int gp_comm_dup_attrs(const char *fn, MPI_Comm comm, MPI_Info hints, MPI_Comm h, MPI_Comm *newcomm)
+{
     gp_comm_find(h)->info = hints;
     int rc = gp_attrs_copy(comm, h);
     if (rc != MPI_SUCCESS) {
@@ -220,6 +225,22 @@ GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info
     }
     *newcomm = h;
     return MPI_SUCCESS;
+}
+
+GPUMPI_FN int gp_comm_dup_as(const char *fn, MPI_Comm comm, MPI_Info hints, int ctx, MPI_Comm *newcomm)
+{
+    gp_comm *c = gp_comm_find(comm);
+    gp_ranks ranks = c->ranks;
+    gp_ranks_retain(&ranks);
+    MPI_Comm h = gp_comm_make(comm, &ranks, c->rank, ctx);
+    c = gp_comm_find(comm); /* the table may have moved */
+    gp_comm *n = gp_comm_find(h);
+    if (c->topo) {
+        gp_topo *t = c->topo;
+        n->topo = gp_topo_new(t->ndims, GP_TOPO_DIMS(t), GP_TOPO_PERIODS(t));
+    }
+    gp_topo_copy_graphs(c, n);
+    return gp_comm_dup_attrs(fn, comm, hints, h, newcomm);
 }
 
 GPUMPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)

@@ -105,8 +105,8 @@ GPUMPI_FN static void gp_start(int h)
      * 270,336 on an H200 (bench/halo_anatomy.c). */
 }
 
-GPUMPI_FN static int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type,
-                             int peer, int tag, MPI_Comm comm, MPI_Request *request, int persistent)
+GPUMPI_FN int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type, int peer,
+                      int tag, MPI_Comm comm, MPI_Request *request, int persistent)
 {
     int peer_world = peer, ctx = GP_WORLD_CTX, size = gp_comm_size(MPI_COMM_WORLD);
     if (comm == MPI_COMM_WORLD)
@@ -144,7 +144,25 @@ GPUMPI_FN static int gp_finished(int h)
         q->done = 1;
         gp_self()->sends_waiting--;
     }
+    if (q->kind == GP_REQ_PAIR && !q->done) {
+        int sent = gp_finished(q->halves[0]), got = gp_finished(q->halves[1]);
+        if (sent && got) {
+            gp_req *recv = gp_req_at(q->halves[1]);
+            q->status = recv->status;
+            q->err = recv->err;
+            q->done = 1;
+        }
+    }
     return q->done;
+}
+
+/* A finished pair's halves go with it. */
+GPUMPI_FN static void gp_pair_release_halves(gp_req *q)
+{
+    gp_req_release(q->halves[0]);
+    gp_req_release(q->halves[1]);
+    gp_free(q->staged);
+    q->staged = 0;
 }
 
 /* Has the request finished? Moves it along if not. */
@@ -184,8 +202,12 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
     if (q->kind == GP_REQ_COLL) {
         gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         int rc = gp_coll_req_complete(q);
-        gp_req_release(*request);
-        *request = MPI_REQUEST_NULL;
+        if (q->persistent) {
+            q->active = 0;
+        } else {
+            gp_req_release(*request);
+            *request = MPI_REQUEST_NULL;
+        }
         return rc;
     }
     MPI_Status st = q->status;
@@ -193,6 +215,7 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
     int err = q->err;
     size_t cap = (size_t)q->count * (size_t)gp_type_size(q->type);
     gp_status_out(status, &st);
+    if (q->kind == GP_REQ_PAIR) gp_pair_release_halves(q);
     if (q->persistent) {
         q->active = 0;
     } else {
@@ -227,6 +250,7 @@ GPUMPI_FN static void gp_wait_begin(gp_waiter *w) { w->seen = gp_arrival_mark();
 GPUMPI_FN static int gp_req_waits_for(gp_req *q)
 {
     if (q->kind == GP_REQ_COLL) return GP_BLOCK_NONE;
+    if (q->kind == GP_REQ_PAIR && gp_req_at(q->halves[1])->done) return gp_req_at(q->halves[0])->peer_world;
     return q->peer_world;
 }
 
@@ -263,6 +287,7 @@ GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
 {
     if (h == MPI_REQUEST_NULL || gp_req_at(h)->done) return 0;
     if (gp_req_at(h)->kind == GP_REQ_COLL) return gp_coll_req_sends_pending(gp_req_at(h));
+    if (gp_req_at(h)->kind == GP_REQ_PAIR) return gp_is_pending_send(gp_req_at(h)->halves[0]);
     return gp_req_at(h)->kind == GP_REQ_SEND;
 }
 
@@ -481,6 +506,28 @@ GPUMPI_FN int MPI_Request_free(MPI_Request *request)
     GP_TRY(gp_valid("MPI_Request_free", *request));
     if (*request == MPI_REQUEST_NULL) return gp_err(MPI_COMM_WORLD, "MPI_Request_free", MPI_ERR_REQUEST, "MPI_REQUEST_NULL");
     gp_req *q = gp_req_at(*request);
+    if (q->kind == GP_REQ_COLL && q->persistent) { /* MPI-4.0 6.13: only an inactive one */
+        if (q->active)
+            return gp_err(q->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                          "request %d is an active persistent collective's (complete it with MPI_Wait or MPI_Test "
+                          "first)",
+                          *request);
+        gp_coll_persistent_free(q);
+        gp_req_release(*request);
+        *request = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
+    if (q->kind == GP_REQ_PAIR && q->active && !q->done) {
+        /* each half as if freed by itself (the send finishes first: it may read the staged copy) */
+        MPI_Request send = q->halves[0], recv = q->halves[1];
+        MPI_Request_free(&send);
+        MPI_Request_free(&recv);
+        gp_free(q->staged);
+        gp_req_release(*request);
+        *request = MPI_REQUEST_NULL;
+        return MPI_SUCCESS;
+    }
+    if (q->kind == GP_REQ_PAIR) gp_pair_release_halves(q);
     if (q->kind == GP_REQ_COLL) /* MPI-3.1 5.12 */
         return gp_err(q->comm, "MPI_Request_free", MPI_ERR_REQUEST,
                       "request %d is a nonblocking collective's, which may not be freed (complete it with "
@@ -508,6 +555,10 @@ GPUMPI_FN int MPI_Cancel(MPI_Request *request)
     if (q->kind == GP_REQ_COLL) /* MPI-3.1 5.12 */
         return gp_err(q->comm, "MPI_Cancel", MPI_ERR_REQUEST,
                       "request %d is a nonblocking collective's, which cannot be cancelled", *request);
+    if (q->kind == GP_REQ_PAIR) { /* its receive: the pair then ends with the send, cancelled */
+        MPI_Request recv = q->halves[1];
+        return MPI_Cancel(&recv);
+    }
     gp_progress();
     /* only a receive that has not matched can be cancelled; a send goes on
      * (MPI lets a cancel fail), and Test_cancelled then says so */
@@ -593,6 +644,19 @@ GPUMPI_FN int MPI_Ssend_init(const void *buf, int count, MPI_Datatype datatype, 
     return gp_make("MPI_Ssend_init", GP_REQ_SEND, GP_SEND_SYNC, buf, count, datatype, dest, tag, comm, request, 1);
 }
 
+GPUMPI_FN int MPI_Bsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return gp_make("MPI_Bsend_init", GP_REQ_SEND, GP_SEND_BUFFERED, buf, count, datatype, dest, tag, comm, request, 1);
+}
+
+/* Ready mode: a matching receive is posted, so a standard send is the same. */
+GPUMPI_FN int MPI_Rsend_init(const void *buf, int count, MPI_Datatype datatype, int dest, int tag, MPI_Comm comm,
+                             MPI_Request *request)
+{
+    return gp_make("MPI_Rsend_init", GP_REQ_SEND, GP_SEND_STANDARD, buf, count, datatype, dest, tag, comm, request, 1);
+}
+
 GPUMPI_FN int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                             MPI_Request *request)
 {
@@ -604,14 +668,19 @@ GPUMPI_FN int MPI_Start(MPI_Request *request)
     GP_TRY(gp_valid("MPI_Start", *request));
     if (*request == MPI_REQUEST_NULL || !gp_req_at(*request)->persistent || gp_req_at(*request)->active)
         return gp_err(MPI_COMM_WORLD, "MPI_Start", MPI_ERR_REQUEST, "request %d is not an inactive persistent request", *request);
+    if (gp_req_at(*request)->kind == GP_REQ_COLL) return gp_coll_persistent_start(*request);
     gp_start(*request);
     return MPI_SUCCESS;
 }
 
 GPUMPI_FN int MPI_Startall(int count, MPI_Request requests[])
 {
-    for (int i = 0; i < count; i++) MPI_Start(&requests[i]);
-    return MPI_SUCCESS;
+    int rc = MPI_SUCCESS;
+    for (int i = 0; i < count; i++) {
+        int e = MPI_Start(&requests[i]);
+        if (rc == MPI_SUCCESS) rc = e;
+    }
+    return rc;
 }
 
 /* ---- blocking calls built on requests ------------------------------------ */
@@ -664,19 +733,6 @@ GPUMPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
     gp_make("MPI_Sendrecv", GP_REQ_SEND, GP_SEND_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &r, 0);
     int rc = MPI_Recv(recvbuf, recvcount, recvtype, source, recvtag, comm, status);
     MPI_Wait(&r, MPI_STATUS_IGNORE);
-    return rc;
-}
-
-GPUMPI_FN int MPI_Sendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
-                                   int recvtag, MPI_Comm comm, MPI_Status *status)
-{
-    GP_TRY(gp_type_check(comm, "MPI_Sendrecv_replace", datatype, count));
-    size_t bytes = (size_t)count * (size_t)gp_type_size(datatype);
-    void *copy = gp_malloc(bytes ? bytes : 1);
-    if (!copy) return gp_fatal("MPI_Sendrecv_replace", MPI_ERR_NO_MEM, "no device heap left for %zu bytes", bytes);
-    gp_type_pack(buf, count, datatype, copy); /* the packed bytes are the message */
-    int rc = MPI_Sendrecv(copy, (int)bytes, MPI_BYTE, dest, sendtag, buf, count, datatype, source, recvtag, comm, status);
-    gp_free(copy);
     return rc;
 }
 

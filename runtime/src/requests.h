@@ -6,11 +6,13 @@
 
 #include "runtime.h"
 
-enum { GP_REQ_FREE, GP_REQ_SEND, GP_REQ_RECV, GP_REQ_COLL };
+/* GP_REQ_PAIR: MPI_Isendrecv(_replace)'s request, made of a send and a
+ * receive of its own (isendrecv.cu) */
+enum { GP_REQ_FREE, GP_REQ_SEND, GP_REQ_RECV, GP_REQ_COLL, GP_REQ_PAIR };
 
 typedef struct gp_req {
     int kind;
-    int persistent;  /* Send_init/Recv_init: survives completion until freed */
+    int persistent;  /* Send_init/Recv_init, a collective's _init: survives completion until freed */
     int active;      /* started, and not yet returned by Wait/Test */
     int done;        /* finished: status is final */
     int freed;       /* MPI_Request_free while active: release once done */
@@ -37,6 +39,12 @@ typedef struct gp_req {
     int err;           /* how it ended: MPI_SUCCESS, or MPI_ERR_TRUNCATE for a receive */
     /* GP_REQ_COLL: a nonblocking collective (coll_nonblocking.cu) */
     struct gp_sched *sched; /* its schedule, in heap memory the request owns */
+    struct gp_coll_recipe *recipe; /* a persistent collective's arguments (coll_persistent.cu) */
+    /* GP_REQ_PAIR: its send and receive (handles no one else sees); it
+     * finishes when both have, with the receive's status; the outgoing
+     * copy MPI_Isendrecv_replace made, freed with it */
+    int halves[2];
+    void *staged;
     int next_coll;   /* the next collective in flight (handle), 0 at the end */
     int next_free;   /* GP_REQ_FREE: the next free handle (gp_rank.req_free), 0 at the end */
 } gp_req;
@@ -49,6 +57,10 @@ GPUMPI_FN int gp_req_new(int kind);
 GPUMPI_FN void gp_post(int h);
 GPUMPI_FN void gp_unpost(int h);
 GPUMPI_FN void gp_match_posted(gp_rank *r);
+/* Checks the arguments and makes a send or receive request (started
+ * unless persistent); errors name fn. */
+GPUMPI_FN int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type, int peer,
+                      int tag, MPI_Comm comm, MPI_Request *request, int persistent);
 /* Frees the handle (and drops the hold on its datatype). */
 GPUMPI_FN void gp_req_release(int h);
 /* Marks a request done, and frees it if MPI_Request_free came first. */
@@ -61,5 +73,16 @@ GPUMPI_FN void gp_coll_progress_all(void);
 GPUMPI_FN int gp_coll_req_complete(gp_req *q);
 /* The collective waits for a receiver to copy one of its sends. */
 GPUMPI_FN int gp_coll_req_sends_pending(gp_req *q);
+/* Calls then(arg, error class) when the collective behind request is handed
+ * back, before its error is raised (MPI_Comm_idup finishes the new
+ * communicator so). */
+typedef void (*gp_coll_then)(void *arg, int err);
+GPUMPI_FN void gp_coll_req_then(MPI_Request request, gp_coll_then then, void *arg);
+
+/* Persistent collectives (coll_persistent.cu): MPI_Start of one (an
+ * instance of the collective, in the request), and MPI_Request_free of an
+ * inactive one. */
+GPUMPI_FN int gp_coll_persistent_start(int h);
+GPUMPI_FN void gp_coll_persistent_free(gp_req *q);
 
 #endif

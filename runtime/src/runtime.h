@@ -102,6 +102,7 @@ GPUMPI_FN int gp_comm_is_world_range(MPI_Comm comm, int *first);
  * one: every member counts the same, so it tells one collective's messages
  * from another's (nonblocking collectives may overlap). */
 GPUMPI_FN uint32_t gp_comm_next_coll_seq(MPI_Comm comm);
+GPUMPI_FN void gp_comm_return_coll_seq(MPI_Comm comm); /* undoes the last gp_comm_next_coll_seq */
 /* A nonblocking operation that looks comm up after it returns (a
  * collective's schedule) holds it: MPI_Comm_free lets pending operations
  * finish, so the lookups stay valid until the hold is dropped. Posted

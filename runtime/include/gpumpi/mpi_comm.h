@@ -147,9 +147,9 @@ GPUMPI_FN int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 GPUMPI_FN int MPI_Info_free(MPI_Info *info);
 
 GPUMPI_FN int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
-/* Completes before it returns (it is collective: every member must call it
- * before any waits on it); the request is already complete. */
+/* newcomm is usable once the request completes. */
 GPUMPI_FN int MPI_Comm_idup(MPI_Comm comm, MPI_Comm *newcomm, MPI_Request *request);
+GPUMPI_FN int MPI_Comm_idup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm, MPI_Request *request);
 GPUMPI_FN int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info);
 GPUMPI_FN int MPI_Comm_get_info(MPI_Comm comm, MPI_Info *info_used);
 
@@ -200,6 +200,24 @@ GPUMPI_FN int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[]
 GPUMPI_FN int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+/* Persistent (MPI-4.0; coll_persistent.cu). */
+GPUMPI_FN int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                          int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                          MPI_Request *request);
+GPUMPI_FN int MPI_Neighbor_allgatherv_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                           const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                           MPI_Comm comm, MPI_Info info, MPI_Request *request);
+GPUMPI_FN int MPI_Neighbor_alltoall_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                         int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                         MPI_Request *request);
+GPUMPI_FN int MPI_Neighbor_alltoallv_init(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                          MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                          const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                          MPI_Request *request);
+GPUMPI_FN int MPI_Neighbor_alltoallw_init(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                          const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                          const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                          MPI_Info info, MPI_Request *request);
 /* ---- end of issue 9 part B block ---- */
 
 /* Environment. */
