@@ -203,7 +203,7 @@ GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info
     }
     gp_topo_copy_graphs(c, n);
     n->info = hints;
-    int rc = gp_attrs_copy(comm, h);
+    int rc = gp_attrs_copy(GP_ATTR_COMM, comm, h);
     if (rc != MPI_SUCCESS) {
         MPI_Comm_free(&h);
         *newcomm = MPI_COMM_NULL;
