@@ -55,15 +55,19 @@ typedef long double gp_ldouble;
 
 typedef struct gp_tobj gp_tobj;
 
-/* Explicit bounds, as MPI-1 defines them for the MPI_LB and MPI_UB markers
- * (and MPI_Type_create_resized sets both): a type's lb is its lowest
- * explicit lb if it has one, else its data's; the same for ub. A marker
- * itself has no bound of the other kind (GP_NO_*); a type made of markers
- * of one kind only has 0 for the other bound. */
+/* Bounds set explicitly (gp_tobj.sticky). MPI-1's MPI_LB and MPI_UB
+ * markers: a type's lb is its lowest lb marker if it has one, else its
+ * data's; the same for ub; markers carry into the types built on top. A
+ * marker itself has no bound of the other kind (GP_NO_*); a type made of
+ * markers of one kind only has 0 for the other bound. A resized type
+ * (GP_RESIZED) has its bounds, but in a struct they combine with the
+ * others' like any bounds (MPICH does the same): it only stops the
+ * struct's alignment padding, as any explicit bound does. */
 #define GP_STICKY_LB 1
 #define GP_STICKY_UB 2
 #define GP_NO_LB 4
 #define GP_NO_UB 8
+#define GP_RESIZED 16
 
 /* How a derived type was made, for MPI_Type_get_envelope and
  * MPI_Type_get_contents: the constructor's arguments as the standard

@@ -158,10 +158,10 @@ GPUMPI_FN void gp_tacc_add(gp_tacc *a, MPI_Aint lo, MPI_Aint hi, const gp_tobj *
         a->mixed = 1;
     }
     if (child->align > a->align) a->align = child->align;
-    a->sticky |= child->sticky & (GP_STICKY_LB | GP_STICKY_UB);
+    a->sticky |= child->sticky & (GP_STICKY_LB | GP_STICKY_UB | GP_RESIZED);
     a->any = 1;
-    /* explicit bounds (markers, resized types) win over the data's own;
-     * a marker alone says nothing about the other bound */
+    /* markers' bounds win over the data's own (datatype.h); a marker
+     * alone says nothing about the other bound */
     MPI_Aint lb = lo + child->lb, ub = hi + child->ub;
     if (!(child->sticky & GP_NO_LB)) {
         int x = (child->sticky & GP_STICKY_LB) != 0;
@@ -347,7 +347,7 @@ GPUMPI_FN gp_tobj *gp_make_resized(int kind, const gp_tobj *old, MPI_Aint lb, MP
     o->true_lb = old->true_lb;
     o->true_ub = old->true_ub;
     if (kind == GP_TK_RESIZED) {
-        o->sticky = GP_STICKY_LB | GP_STICKY_UB;
+        o->sticky = GP_RESIZED; /* the old type's markers are gone: these bounds replace them */
         o->lb = lb;
         o->ub = lb + extent;
     } else {

@@ -1,7 +1,8 @@
 /* MPI-1's bound markers MPI_LB and MPI_UB in MPI_Type_struct and
  * MPI_Type_create_struct: an explicit bound wins over the data's own, a
  * marker inside the data included; the bounds carry into types built on
- * top; a type of markers of one kind only has 0 for the other bound; the
+ * top; a type of markers of one kind only has 0 for the other bound; a
+ * resized type's bounds are no markers; the
  * markers' names and sizes; packing a type whose UB pads it. Self-checking:
  * rank 0 prints " No Errors". Any number of ranks >= 1. */
 #include <mpi.h>
@@ -50,6 +51,18 @@ int main(int argc, char **argv)
     MPI_Type_create_struct(1, &one, &ten, &lb_type, &lbonly);
     check_bounds("{(LB,10)}", lbonly, 0, 10, -10, 0, 0);
     MPI_Type_free(&lbonly);
+
+    /* a resized type's bounds are not markers: in a struct they combine
+     * with the others' (lb 10 from the int, not 11 from the resized byte) */
+    MPI_Datatype rbyte, mixed;
+    MPI_Type_create_resized(MPI_BYTE, 1, 1, &rbyte);
+    int rbl[2] = {1, 1};
+    MPI_Aint rdisp[2] = {10, 10};
+    MPI_Datatype rtypes[2] = {rbyte, MPI_INT};
+    MPI_Type_create_struct(2, rbl, rdisp, rtypes, &mixed);
+    check_bounds("{resized byte (lb 1, extent 1) at 10, int at 10}", mixed, 5, 10, 4, 10, 4);
+    MPI_Type_free(&mixed);
+    MPI_Type_free(&rbyte);
 
     char name[MPI_MAX_OBJECT_NAME];
     int len, s;
