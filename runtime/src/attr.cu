@@ -39,7 +39,10 @@ GPUMPI_FN static void gp_keyval_release(int kind, int keyval)
 }
 
 /* Errors about an object go to its communicator; a datatype has none. */
-GPUMPI_FN static MPI_Comm gp_attr_errcomm(int kind, int obj) { return kind == GP_ATTR_COMM ? (MPI_Comm)obj : MPI_COMM_WORLD; }
+GPUMPI_FN static MPI_Comm gp_attr_errcomm(int kind, int obj)
+{
+    return kind == GP_ATTR_COMM ? (MPI_Comm)obj : MPI_COMM_WORLD;
+}
 
 /* Where an object keeps its attributes (looked up again after every
  * callback: a callback may grow the tables that hold them). */

@@ -25,7 +25,8 @@ GPUMPI_FN MPI_Message MPI_Message_f2c(MPI_Fint h) { return (MPI_Message)h; }
 GPUMPI_FN int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
     if (!c_status || !f_status)
-        return gp_err(MPI_COMM_WORLD, "MPI_Status_c2f", MPI_ERR_ARG, "a status argument is NULL (or MPI_STATUS_IGNORE)");
+        return gp_err(MPI_COMM_WORLD, "MPI_Status_c2f", MPI_ERR_ARG,
+                      "a status argument is NULL (or MPI_STATUS_IGNORE)");
     gp_memcpy(f_status, c_status, sizeof(MPI_Status));
     return MPI_SUCCESS;
 }
@@ -33,7 +34,8 @@ GPUMPI_FN int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 GPUMPI_FN int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
     if (!c_status || !f_status)
-        return gp_err(MPI_COMM_WORLD, "MPI_Status_f2c", MPI_ERR_ARG, "a status argument is NULL (or MPI_STATUS_IGNORE)");
+        return gp_err(MPI_COMM_WORLD, "MPI_Status_f2c", MPI_ERR_ARG,
+                      "a status argument is NULL (or MPI_STATUS_IGNORE)");
     gp_memcpy(c_status, f_status, sizeof(MPI_Status));
     return MPI_SUCCESS;
 }

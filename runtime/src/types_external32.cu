@@ -223,7 +223,7 @@ GPUMPI_FN static void gp_x32_run(gp_x32_cursor *cur, MPI_Datatype p, MPI_Aint n)
             }
 }
 
-#define GP_X32_DEPTH 32 /* description levels of a mixed type */
+#define GP_X32_DEPTH GP_MAX_NEST /* description levels of a mixed type (a frame each on the device stack) */
 
 /* reps elements of t, in packed order: a type of one basic type at once,
  * a mixed one block by block (a worklist: no recursion on the device). */
