@@ -18,6 +18,7 @@ typedef struct gp_conv {
     int main_params;     /* parameters of the user's main; -1 if no main */
     int main_returns_void;
     int has_globals;     /* per-rank variables: the file needs gpumpi/converted.h */
+    int complex_classes; /* complex types rewritten without <complex.h>: the files need gpumpi/shim_complex.h */
     struct gp_place *prefixed; /* statement starts that already got __device__ */
     size_t nprefixed, capprefixed;
 } gp_conv;

@@ -273,9 +273,10 @@ int main(int argc, char **argv)
     for (int i = 0; i < m.nfiles; i++) {
         char *copy = gp_mirror_path(&m, m.files[i]);
         CXFile f = clang_getFile(c.tu, copy);
-        char line[4200];
-        snprintf(line, sizeof line, "%s#line 1 \"%s\"\n", i == 0 && c.has_globals ? "#include <gpumpi/converted.h>\n" : "",
-                 i == 0 ? input : m.files[i]);
+        char line[4300];
+        snprintf(line, sizeof line, "%s%s#line 1 \"%s\"\n",
+                 i == 0 && c.has_globals ? "#include <gpumpi/converted.h>\n" : "",
+                 c.complex_classes ? "#include <gpumpi/shim_complex.h>\n" : "", i == 0 ? input : m.files[i]);
         if (f) clang_CXRewriter_insertTextBefore(c.rw, clang_getLocationForOffset(c.tu, f, 0), line);
         free(copy);
     }

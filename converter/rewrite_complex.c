@@ -88,6 +88,7 @@ static void rewrite_file(gp_conv *c, CXFile f)
         }
         if (!keyword && !floats && !doubles) continue; /* a variable named complex, say */
         const char *cls = floats ? "gp_cfloat" : longs ? "gp_cldouble" : "gp_cdouble";
+        if (!complex_h_included) c->complex_classes = 1; /* _Complex alone: the classes come from nowhere else */
         for (unsigned j = lo; j <= hi; j++)
             if (!strcmp(text[j], "float") || !strcmp(text[j], "double") || !strcmp(text[j], "long"))
                 comment_out(c, f, gp_offset(clang_getTokenLocation(c->tu, toks[j])), (unsigned)strlen(text[j]), "");

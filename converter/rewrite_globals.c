@@ -419,7 +419,12 @@ static int has_initializer(gp_conv *c, CXCursor var)
 {
     CXToken *toks;
     unsigned n;
-    clang_tokenize(c->tu, clang_getCursorExtent(var), &toks, &n);
+    /* from the name (written out) to the end: a type spelled through a
+     * macro (bool) starts the extent inside the macro's header */
+    CXFile f;
+    unsigned end;
+    clang_getExpansionLocation(clang_getRangeEnd(clang_getCursorExtent(var)), &f, NULL, NULL, &end);
+    clang_tokenize(c->tu, clang_getRange(clang_getCursorLocation(var), gp_loc(c, f, end)), &toks, &n);
     int depth = 0, found = 0;
     unsigned name = gp_offset(clang_getCursorLocation(var)); /* int a = 1, b: b's extent starts at int */
     for (unsigned i = 0; i < n && !found; i++) {

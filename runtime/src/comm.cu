@@ -297,7 +297,7 @@ GPUMPI_FN int MPI_Comm_free(MPI_Comm *comm)
     if (*comm == MPI_COMM_WORLD || *comm == MPI_COMM_SELF)
         return gp_err(*comm, "MPI_Comm_free", MPI_ERR_COMM, "cannot free %s",
                       *comm == MPI_COMM_WORLD ? "MPI_COMM_WORLD" : "MPI_COMM_SELF");
-    int rc = gp_attrs_delete_all(*comm); /* the callbacks see the communicator still alive */
+    int rc = gp_attrs_delete_all(GP_ATTR_COMM, *comm); /* the callbacks see the communicator still alive */
     if (rc != MPI_SUCCESS) return gp_err(*comm, "MPI_Comm_free", rc, "an attribute delete callback failed with %d", rc);
     gp_comm *c = gp_comm_at(*comm);
     gp_free(c->name);

@@ -106,7 +106,9 @@ typedef struct gp_errh {
 } gp_errh;
 
 typedef struct gp_keyval {
-    int refs; /* the handle and every attribute using it; 0: a free slot */
+    int refs; /* the handle (until freed) and every attribute using it; 0: a free slot */
+    int kind; /* GP_ATTR_COMM or GP_ATTR_TYPE: what its attributes hang on */
+    int handle_freed;
     MPI_Comm_copy_attr_function *copy_fn;
     MPI_Comm_delete_attr_function *delete_fn;
     void *extra;
@@ -192,10 +194,22 @@ GPUMPI_FN MPI_Group gp_group_make(const gp_ranks *ranks);
 GPUMPI_FN void gp_errh_retain(MPI_Errhandler eh);
 GPUMPI_FN void gp_errh_release(MPI_Errhandler eh);
 
-/* Attributes (attr.cu): copies comm's attributes to newcomm through their
- * copy callbacks (MPI_Comm_dup); deletes all of comm's (MPI_Comm_free). */
-GPUMPI_FN int gp_attrs_copy(MPI_Comm comm, MPI_Comm newcomm);
-GPUMPI_FN int gp_attrs_delete_all(MPI_Comm comm);
+/* Attributes (attr.cu), on an object of a kind (GP_ATTR_COMM: obj is a
+ * communicator, GP_ATTR_TYPE: a datatype) the caller has checked: copies
+ * obj's attributes to newobj through their copy callbacks (MPI_Comm_dup,
+ * MPI_Type_dup); deletes all of obj's (MPI_Comm_free, MPI_Type_free).
+ * Both answer the first callback's failure code. The rest are the
+ * MPI_*_keyval and MPI_*_attr calls of every kind, fn naming the call. */
+#define GP_ATTR_COMM 1
+#define GP_ATTR_TYPE 2
+GPUMPI_FN int gp_attrs_copy(int kind, int obj, int newobj);
+GPUMPI_FN int gp_attrs_delete_all(int kind, int obj);
+GPUMPI_FN int gp_keyval_create(const char *fn, int kind, MPI_Comm_copy_attr_function *copy_fn,
+                               MPI_Comm_delete_attr_function *delete_fn, int *keyval, void *extra_state);
+GPUMPI_FN int gp_keyval_free(const char *fn, int kind, int *keyval);
+GPUMPI_FN int gp_attr_set(const char *fn, int kind, int obj, int keyval, void *value);
+GPUMPI_FN int gp_attr_get(const char *fn, int kind, int obj, int keyval, void *value, int *flag);
+GPUMPI_FN int gp_attr_delete(const char *fn, int kind, int obj, int keyval);
 
 /* Topologies (topo_graph.cu): what a communicator's graph topology holds
  * is copied by MPI_Comm_dup and released by MPI_Comm_free. */

@@ -217,7 +217,7 @@ GPUMPI_FN int gp_comm_dup_hints(const char *fn, MPI_Comm comm, int with_info, MP
 GPUMPI_FN static int gp_comm_dup_attrs(const char *fn, MPI_Comm comm, MPI_Info hints, MPI_Comm h, MPI_Comm *newcomm)
 {
     gp_comm_find(h)->info = hints;
-    int rc = gp_attrs_copy(comm, h);
+    int rc = gp_attrs_copy(GP_ATTR_COMM, comm, h);
     if (rc != MPI_SUCCESS) {
         MPI_Comm_free(&h);
         *newcomm = MPI_COMM_NULL;

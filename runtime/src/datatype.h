@@ -27,7 +27,7 @@
 #include "runtime.h"
 
 #define GP_FIRST_DERIVED 1024
-#define GP_NUM_PREDEF (MPI_LONG_DOUBLE_INT + 1)
+#define GP_NUM_PREDEF GPUMPI_NUM_BASIC_TYPES
 #define GP_INLINE_ENTS 2    /* steps stored in the object itself */
 #define GP_INLINE_CHILD 16  /* a single copy of a child of at most this many steps is inlined */
 #define GP_MAX_NEST 16      /* program levels (nest steps within nest steps) a type may have */
@@ -54,6 +54,20 @@ typedef long double gp_ldouble;
 #endif
 
 typedef struct gp_tobj gp_tobj;
+
+/* Bounds set explicitly (gp_tobj.sticky). MPI-1's MPI_LB and MPI_UB
+ * markers: a type's lb is its lowest lb marker if it has one, else its
+ * data's; the same for ub; markers carry into the types built on top. A
+ * marker itself has no bound of the other kind (GP_NO_*); a type made of
+ * markers of one kind only has 0 for the other bound. A resized type
+ * (GP_RESIZED) has its bounds, but in a struct they combine with the
+ * others' like any bounds (MPICH does the same): it only stops the
+ * struct's alignment padding, as any explicit bound does. */
+#define GP_STICKY_LB 1
+#define GP_STICKY_UB 2
+#define GP_NO_LB 4
+#define GP_NO_UB 8
+#define GP_RESIZED 16
 
 /* How a derived type was made, for MPI_Type_get_envelope and
  * MPI_Type_get_contents: the constructor's arguments as the standard
@@ -84,7 +98,7 @@ struct gp_tobj {
     int kind;              /* gp_tkind */
     MPI_Datatype basic;    /* the one basic type a reduction sees, or MPI_DATATYPE_NULL */
     int align;             /* largest alignment of its basic types (struct padding) */
-    int sticky;            /* bounds set by MPI_Type_create_resized somewhere inside: no struct padding */
+    int sticky;            /* GP_STICKY_* bits: bounds set explicitly somewhere inside (no struct padding) */
     MPI_Aint size;         /* packed bytes */
     MPI_Aint lb, ub;       /* extent = ub - lb */
     MPI_Aint true_lb, true_ub;
@@ -118,6 +132,7 @@ typedef struct gp_tslot {
     int holds;             /* pending operations using the handle (gp_type_hold) */
     int freed;             /* MPI_Type_free called: no longer the user's, kept while held */
     int next_free;         /* free list: slot index + 1, 0 at the end */
+    struct gp_attr *attrs; /* the handle's attributes (MPI_Type_set_attr), not the object's */
 } gp_tslot;
 typedef struct gp_uop {
     MPI_User_function *fn; /* NULL: free */
@@ -129,6 +144,8 @@ typedef struct gp_type_state {
     int nslots, cap_slots, free_slot;
     gp_uop *ops;
     int nops, cap_ops, free_op;
+    struct gp_attr **predef_attrs; /* GP_NUM_PREDEF lists, made on first use: the constant table cannot hold them */
+    char **predef_names;           /* GP_NUM_PREDEF names MPI_Type_set_name gave, made on first use */
 } gp_type_state;
 
 #define GP_FIRST_USER_OP 64
@@ -144,6 +161,8 @@ GPUMPI_FN int gp_type_valid(const char *fn, MPI_Datatype t, const gp_tobj **obj)
 GPUMPI_FN int gp_type_new_handle(const char *fn, gp_tobj *o, MPI_Datatype *newtype);
 GPUMPI_FN void gp_tobj_ref(const gp_tobj *o);
 GPUMPI_FN void gp_tobj_unref(const gp_tobj *o);
+/* Where a live handle's attributes are (attr.cu walks them). */
+GPUMPI_FN struct gp_attr **gp_type_attr_list(MPI_Datatype t);
 /* The name of a predefined type: 1 and the name, or 0. */
 GPUMPI_FN int gp_predef_name(MPI_Datatype t, const char **name);
 

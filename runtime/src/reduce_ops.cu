@@ -52,13 +52,13 @@
         break;
 #define GP_COMPLEX_OPS(NAME, T) GP_ELEMENTWISE_OPS(NAME, T, GP_COMPLEX_CASES(T))
 
-/* Packed {T v; int i;} pairs: the value, then the index, no padding, so
- * possibly unaligned: read and written through copies. Ties keep the
- * smaller index, as the standard says. */
-#define GP_PAIR_OPS(NAME, T)                                                                     \
+/* Packed {T v; I i;} pairs: the value, then the index (int in C's pairs,
+ * T in Fortran's), no padding, so possibly unaligned: read and written
+ * through copies. Ties keep the smaller index, as the standard says. */
+#define GP_PAIR_OPS(NAME, T, I)                                                                  \
     GPUMPI_FN static int NAME(MPI_Op op, const void *in, void *inout, MPI_Aint n)                \
     {                                                                                            \
-        const size_t vs = sizeof(T), step = sizeof(T) + sizeof(int);                             \
+        const size_t vs = sizeof(T), step = sizeof(T) + sizeof(I);                               \
         int max;                                                                                 \
         if (op == MPI_MAXLOC)                                                                    \
             max = 1;                                                                             \
@@ -70,15 +70,15 @@
             const char *pa = (const char *)in + (size_t)i * step;                                \
             char *pb = (char *)inout + (size_t)i * step;                                         \
             T va, vb;                                                                            \
-            int ia, ib;                                                                          \
+            I ia, ib;                                                                            \
             gp_memcpy(&va, pa, vs);                                                              \
             gp_memcpy(&vb, pb, vs);                                                              \
-            gp_memcpy(&ia, pa + vs, sizeof(int));                                                \
-            gp_memcpy(&ib, pb + vs, sizeof(int));                                                \
+            gp_memcpy(&ia, pa + vs, sizeof(I));                                                  \
+            gp_memcpy(&ib, pb + vs, sizeof(I));                                                  \
             if (max ? va > vb : va < vb)                                                         \
                 gp_memcpy(pb, pa, step);                                                         \
             else if (va == vb && ia < ib)                                                        \
-                gp_memcpy(pb + vs, &ia, sizeof(int));                                            \
+                gp_memcpy(pb + vs, &ia, sizeof(I));                                              \
         }                                                                                        \
         return MPI_SUCCESS;                                                                      \
     }
@@ -106,12 +106,14 @@ GP_FLOATING_OPS(gp_ops_ldouble, gp_ldouble)
 GP_COMPLEX_OPS(gp_ops_cfloat, float)
 GP_COMPLEX_OPS(gp_ops_cdouble, double)
 GP_COMPLEX_OPS(gp_ops_cldouble, gp_ldouble)
-GP_PAIR_OPS(gp_ops_float_int, float)
-GP_PAIR_OPS(gp_ops_double_int, double)
-GP_PAIR_OPS(gp_ops_long_int, long)
-GP_PAIR_OPS(gp_ops_2int, int)
-GP_PAIR_OPS(gp_ops_short_int, short)
-GP_PAIR_OPS(gp_ops_ldouble_int, gp_ldouble)
+GP_PAIR_OPS(gp_ops_float_int, float, int)
+GP_PAIR_OPS(gp_ops_double_int, double, int)
+GP_PAIR_OPS(gp_ops_long_int, long, int)
+GP_PAIR_OPS(gp_ops_2int, int, int)
+GP_PAIR_OPS(gp_ops_short_int, short, int)
+GP_PAIR_OPS(gp_ops_ldouble_int, gp_ldouble, int)
+GP_PAIR_OPS(gp_ops_2float, float, float)
+GP_PAIR_OPS(gp_ops_2double, double, double)
 
 GPUMPI_FN static int gp_is_bitwise(MPI_Op op) { return op == MPI_BAND || op == MPI_BOR || op == MPI_BXOR; }
 GPUMPI_FN static int gp_is_logical(MPI_Op op) { return op == MPI_LAND || op == MPI_LOR || op == MPI_LXOR; }
@@ -145,6 +147,22 @@ GPUMPI_FN static int gp_reduce_basic(MPI_Op op, MPI_Datatype t, const void *in, 
     case MPI_2INT: return gp_ops_2int(op, in, inout, n);
     case MPI_SHORT_INT: return gp_ops_short_int(op, in, inout, n);
     case MPI_LONG_DOUBLE_INT: return gp_ops_ldouble_int(op, in, inout, n);
+    /* Fortran's types, as the standard groups them: integers, logical
+     * (LAND, LOR, LXOR only), reals, complex, pairs; MPI_CHARACTER has none */
+    case MPI_INTEGER1: return gp_ops_schar(op, in, inout, n);
+    case MPI_INTEGER2: return gp_ops_short(op, in, inout, n);
+    case MPI_INTEGER: case MPI_INTEGER4: return gp_ops_int(op, in, inout, n);
+    case MPI_INTEGER8: return gp_ops_llong(op, in, inout, n);
+    case MPI_LOGICAL: return gp_is_logical(op) ? gp_ops_int(op, in, inout, n) : MPI_ERR_OP;
+    case MPI_REAL: case MPI_REAL4: return gp_ops_float(op, in, inout, n);
+    case MPI_DOUBLE_PRECISION: case MPI_REAL8: return gp_ops_double(op, in, inout, n);
+    case MPI_COMPLEX: case MPI_COMPLEX8: case MPI_CXX_FLOAT_COMPLEX: return gp_ops_cfloat(op, in, inout, n);
+    case MPI_DOUBLE_COMPLEX: case MPI_COMPLEX16: case MPI_CXX_DOUBLE_COMPLEX: return gp_ops_cdouble(op, in, inout, n);
+    case MPI_CXX_LONG_DOUBLE_COMPLEX: return gp_ops_cldouble(op, in, inout, n);
+    case MPI_CXX_BOOL: return gp_is_logical(op) ? gp_ops_uchar(op, in, inout, n) : MPI_ERR_OP;
+    case MPI_2INTEGER: return gp_ops_2int(op, in, inout, n);
+    case MPI_2REAL: return gp_ops_2float(op, in, inout, n);
+    case MPI_2DOUBLE_PRECISION: return gp_ops_2double(op, in, inout, n);
     default: return MPI_ERR_OP; /* MPI_PACKED, or a derived type of mixed basic types */
     }
 }

@@ -3,6 +3,7 @@
  * message (size, contiguity), which answer predefined types from the
  * constant table without touching the rank's state. */
 #include "datatype.h"
+#include "comm_impl.h"
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdlib.h"
 
@@ -51,6 +52,34 @@
     X(MPI_C_FLOAT_COMPLEX, 8, 4) \
     X(MPI_C_DOUBLE_COMPLEX, 16, 8) \
     X(MPI_C_LONG_DOUBLE_COMPLEX, 2 * GP_LDBL_SIZE, GP_LDBL_ALIGN)
+/* The Fortran and C++ types, after the pairs (handle order): dense, each
+ * its own basic type. */
+#define GP_FORTRAN_CXX_TYPES(X) \
+    X(MPI_CHARACTER, 1, 1) \
+    X(MPI_LOGICAL, 4, 4) \
+    X(MPI_INTEGER, 4, 4) \
+    X(MPI_REAL, 4, 4) \
+    X(MPI_DOUBLE_PRECISION, 8, 8) \
+    X(MPI_COMPLEX, 8, 4) \
+    X(MPI_DOUBLE_COMPLEX, 16, 8) \
+    X(MPI_INTEGER1, 1, 1) \
+    X(MPI_INTEGER2, 2, 2) \
+    X(MPI_INTEGER4, 4, 4) \
+    X(MPI_INTEGER8, 8, 8) \
+    X(MPI_REAL4, 4, 4) \
+    X(MPI_REAL8, 8, 8) \
+    X(MPI_COMPLEX8, 8, 4) \
+    X(MPI_COMPLEX16, 16, 8)
+#define GP_CXX_TYPES(X) \
+    X(MPI_CXX_BOOL, 1, 1) \
+    X(MPI_CXX_FLOAT_COMPLEX, 8, 4) \
+    X(MPI_CXX_DOUBLE_COMPLEX, 16, 8) \
+    X(MPI_CXX_LONG_DOUBLE_COMPLEX, 2 * GP_LDBL_SIZE, GP_LDBL_ALIGN)
+/* Fortran's pairs for MAXLOC and MINLOC: two values of one type, dense. */
+#define GP_TWIN(h, vs) GP_BASIC(h, 2 * (vs), vs)
+/* MPI_LB, MPI_UB: no data, only an explicit bound (datatype.h). */
+#define GP_MARKER(bits)                                                                                        \
+    {-1, 1, GP_TK_PREDEF, MPI_DATATYPE_NULL, 1, bits, 0, 0, 0, 0, 0, 0, 1, 1, 0, 0, {{0, 0, 0, 0, 0}, {0, 0, 0, 0, 0}}}
 #define GP_BASIC_ENTRY(h, sz, al) GP_BASIC(h, sz, al),
 #define GP_BASIC_SIZE(h, sz, al) (uint8_t)(sz),
 
@@ -66,6 +95,13 @@ GPUMPI_VAR static const gp_tobj gp_predef[GP_NUM_PREDEF] = {
     /* {short v; int i;}: two runs, the index 4 bytes in */
     {-1, 1, GP_TK_PREDEF, MPI_SHORT_INT, 4, 0, 6, 0, 8, 0, 8, 2, 0, 0, 0, 2, {{0, 0, 1, 2, 0}, {4, 0, 1, 4, 0}}},
     GP_PAIR(MPI_LONG_DOUBLE_INT, GP_LDBL_SIZE, GP_LDBL_INT_EXTENT, GP_LDBL_ALIGN),
+    GP_MARKER(GP_STICKY_LB | GP_NO_UB), /* MPI_LB */
+    GP_MARKER(GP_STICKY_UB | GP_NO_LB), /* MPI_UB */
+    GP_FORTRAN_CXX_TYPES(GP_BASIC_ENTRY)
+    GP_TWIN(MPI_2INTEGER, 4),
+    GP_TWIN(MPI_2REAL, 4),
+    GP_TWIN(MPI_2DOUBLE_PRECISION, 8),
+    GP_CXX_TYPES(GP_BASIC_ENTRY)
 };
 
 GPUMPI_FN int gp_predef_name(MPI_Datatype t, const char **name)
@@ -100,7 +136,7 @@ GPUMPI_FN int gp_predef_name(MPI_Datatype t, const char **name)
     case MPI_AINT: *name = "MPI_AINT"; break;
     case MPI_OFFSET: *name = "MPI_OFFSET"; break;
     case MPI_COUNT: *name = "MPI_COUNT"; break;
-    case MPI_C_FLOAT_COMPLEX: *name = "MPI_C_FLOAT_COMPLEX"; break;
+    case MPI_C_FLOAT_COMPLEX: *name = "MPI_C_COMPLEX"; break; /* its first name (MPICH's choice too) */
     case MPI_C_DOUBLE_COMPLEX: *name = "MPI_C_DOUBLE_COMPLEX"; break;
     case MPI_C_LONG_DOUBLE_COMPLEX: *name = "MPI_C_LONG_DOUBLE_COMPLEX"; break;
     case MPI_FLOAT_INT: *name = "MPI_FLOAT_INT"; break;
@@ -109,6 +145,30 @@ GPUMPI_FN int gp_predef_name(MPI_Datatype t, const char **name)
     case MPI_2INT: *name = "MPI_2INT"; break;
     case MPI_SHORT_INT: *name = "MPI_SHORT_INT"; break;
     case MPI_LONG_DOUBLE_INT: *name = "MPI_LONG_DOUBLE_INT"; break;
+    case MPI_LB: *name = "MPI_LB"; break;
+    case MPI_UB: *name = "MPI_UB"; break;
+    case MPI_CHARACTER: *name = "MPI_CHARACTER"; break;
+    case MPI_LOGICAL: *name = "MPI_LOGICAL"; break;
+    case MPI_INTEGER: *name = "MPI_INTEGER"; break;
+    case MPI_REAL: *name = "MPI_REAL"; break;
+    case MPI_DOUBLE_PRECISION: *name = "MPI_DOUBLE_PRECISION"; break;
+    case MPI_COMPLEX: *name = "MPI_COMPLEX"; break;
+    case MPI_DOUBLE_COMPLEX: *name = "MPI_DOUBLE_COMPLEX"; break;
+    case MPI_INTEGER1: *name = "MPI_INTEGER1"; break;
+    case MPI_INTEGER2: *name = "MPI_INTEGER2"; break;
+    case MPI_INTEGER4: *name = "MPI_INTEGER4"; break;
+    case MPI_INTEGER8: *name = "MPI_INTEGER8"; break;
+    case MPI_REAL4: *name = "MPI_REAL4"; break;
+    case MPI_REAL8: *name = "MPI_REAL8"; break;
+    case MPI_COMPLEX8: *name = "MPI_COMPLEX8"; break;
+    case MPI_COMPLEX16: *name = "MPI_COMPLEX16"; break;
+    case MPI_2INTEGER: *name = "MPI_2INTEGER"; break;
+    case MPI_2REAL: *name = "MPI_2REAL"; break;
+    case MPI_2DOUBLE_PRECISION: *name = "MPI_2DOUBLE_PRECISION"; break;
+    case MPI_CXX_BOOL: *name = "MPI_CXX_BOOL"; break;
+    case MPI_CXX_FLOAT_COMPLEX: *name = "MPI_CXX_FLOAT_COMPLEX"; break;
+    case MPI_CXX_DOUBLE_COMPLEX: *name = "MPI_CXX_DOUBLE_COMPLEX"; break;
+    case MPI_CXX_LONG_DOUBLE_COMPLEX: *name = "MPI_CXX_LONG_DOUBLE_COMPLEX"; break;
     default: return 0;
     }
     return 1;
@@ -280,6 +340,7 @@ GPUMPI_FN int gp_type_new_handle(const char *fn, gp_tobj *o, MPI_Datatype *newty
     sl->holds = 0;
     sl->freed = 0;
     sl->next_free = 0;
+    sl->attrs = 0;
     *newtype = GP_FIRST_DERIVED + i;
     return MPI_SUCCESS;
 }
@@ -292,6 +353,17 @@ GPUMPI_FN static void gp_slot_release(MPI_Datatype t)
     s->slots[i].obj = 0;
     s->slots[i].next_free = s->free_slot;
     s->free_slot = i + 1;
+}
+
+GPUMPI_FN struct gp_attr **gp_type_attr_list(MPI_Datatype t)
+{
+    if (!gp_is_predef(t)) return &gp_slot(t)->attrs;
+    gp_type_state *s = gp_types();
+    if (!s->predef_attrs) {
+        s->predef_attrs = (struct gp_attr **)gp_calloc(GP_NUM_PREDEF, sizeof(struct gp_attr *));
+        if (!s->predef_attrs) gp_fatal("MPI_Type_set_attr", MPI_ERR_NO_MEM, "no device heap left for attributes");
+    }
+    return &s->predef_attrs[t];
 }
 
 GPUMPI_FN void gp_type_hold(MPI_Datatype t)
@@ -324,6 +396,10 @@ GPUMPI_FN int MPI_Type_free(MPI_Datatype *datatype)
     if (gp_is_predef(*datatype))
         return gp_err(MPI_COMM_WORLD, "MPI_Type_free", MPI_ERR_TYPE, "cannot free predefined datatype %d",
                       (int)*datatype);
+    /* the callbacks see the type still alive; one that fails keeps it */
+    int rc = gp_attrs_delete_all(GP_ATTR_TYPE, *datatype);
+    if (rc != MPI_SUCCESS)
+        return gp_err(MPI_COMM_WORLD, "MPI_Type_free", rc, "an attribute delete callback failed with %d", rc);
     gp_tslot *s = gp_slot(*datatype);
     s->freed = 1;
     if (s->holds == 0) gp_slot_release(*datatype);

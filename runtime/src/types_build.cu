@@ -149,18 +149,30 @@ GPUMPI_FN void gp_tacc_add(gp_tacc *a, MPI_Aint lo, MPI_Aint hi, const gp_tobj *
 {
     a->size += copies * child->size;
     a->nelems += (MPI_Count)copies * child->nelems;
-    if (!a->seen) {
+    if (child->size == 0) {
+        /* no data (a marker, an empty type): nothing for a reduction to see */
+    } else if (!a->seen) {
         a->basic = child->basic;
         a->seen = 1;
     } else if (a->basic != child->basic) {
         a->mixed = 1;
     }
     if (child->align > a->align) a->align = child->align;
-    a->sticky |= child->sticky;
-    MPI_Aint lb = lo + child->lb, ub = hi + child->ub;
-    if (!a->any || lb < a->lb) a->lb = lb;
-    if (!a->any || ub > a->ub) a->ub = ub;
+    a->sticky |= child->sticky & (GP_STICKY_LB | GP_STICKY_UB | GP_RESIZED);
     a->any = 1;
+    /* markers' bounds win over the data's own (datatype.h); a marker
+     * alone says nothing about the other bound */
+    MPI_Aint lb = lo + child->lb, ub = hi + child->ub;
+    if (!(child->sticky & GP_NO_LB)) {
+        int x = (child->sticky & GP_STICKY_LB) != 0;
+        if (!a->has_lb[x] || lb < a->lb_of[x]) a->lb_of[x] = lb;
+        a->has_lb[x] = 1;
+    }
+    if (!(child->sticky & GP_NO_UB)) {
+        int x = (child->sticky & GP_STICKY_UB) != 0;
+        if (!a->has_ub[x] || ub > a->ub_of[x]) a->ub_of[x] = ub;
+        a->has_ub[x] = 1;
+    }
     if (child->size > 0) {
         MPI_Aint tlb = lo + child->true_lb, tub = hi + child->true_ub;
         if (!a->tany || tlb < a->tlb) a->tlb = tlb;
@@ -184,8 +196,10 @@ GPUMPI_FN void gp_tobj_finish(gp_tobj *o, const gp_tacc *a, gp_tbuild *b)
     o->basic = a->mixed ? MPI_DATATYPE_NULL : a->basic;
     o->align = a->align;
     o->sticky |= a->sticky;
-    o->lb = a->any ? a->lb : 0;
-    o->ub = a->any ? a->ub : 0;
+    int hl = a->has_lb[1] || a->has_lb[0], hu = a->has_ub[1] || a->has_ub[0];
+    MPI_Aint lb = a->has_lb[1] ? a->lb_of[1] : a->lb_of[0], ub = a->has_ub[1] ? a->ub_of[1] : a->ub_of[0];
+    o->lb = hl ? lb : 0; /* only markers of the other kind: 0, as MPICH has it */
+    o->ub = hu ? ub : 0;
     o->true_lb = a->tany ? a->tlb : 0;
     o->true_ub = a->tany ? a->tub : 0;
     gp_tobj_set_program(o, b);
@@ -333,7 +347,7 @@ GPUMPI_FN gp_tobj *gp_make_resized(int kind, const gp_tobj *old, MPI_Aint lb, MP
     o->true_lb = old->true_lb;
     o->true_ub = old->true_ub;
     if (kind == GP_TK_RESIZED) {
-        o->sticky = 1;
+        o->sticky = GP_RESIZED; /* the old type's markers are gone: these bounds replace them */
         o->lb = lb;
         o->ub = lb + extent;
     } else {

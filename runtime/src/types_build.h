@@ -12,7 +12,9 @@ typedef struct gp_tbuild { /* a program being built */
 
 typedef struct gp_tacc { /* bounds, size and basic type of the blocks so far */
     int any, tany, seen, mixed, align, sticky;
-    MPI_Aint lb, ub, tlb, tub, size;
+    int has_lb[2], has_ub[2];  /* [0]: the data's bounds, [1]: explicit ones (gp_tobj.sticky) */
+    MPI_Aint lb_of[2], ub_of[2];
+    MPI_Aint tlb, tub, size;
     MPI_Count nelems;
     MPI_Datatype basic;
 } gp_tacc;

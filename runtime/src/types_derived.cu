@@ -1,6 +1,7 @@
 /* The datatype constructors: argument checks, then an object from
  * types_build.cu behind a new handle of the calling rank's. */
 #include "types_build.h"
+#include "comm_impl.h"
 
 GPUMPI_FN static int gp_ctor_check(const char *fn, int count, MPI_Datatype oldtype, const gp_tobj **old,
                                    MPI_Datatype *newtype)
@@ -201,7 +202,14 @@ GPUMPI_FN int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype *newtype)
     gp_tobj *o = gp_make_resized(GP_TK_DUP, old, 0, 0);
     o->committed = old->committed; /* a dup of a committed type is committed */
     gp_env_type(gp_env_new(o, MPI_COMBINER_DUP, 0, 0, 1), 0, oldtype);
-    return gp_type_new_handle("MPI_Type_dup", o, newtype);
+    GP_TRY(gp_type_new_handle("MPI_Type_dup", o, newtype));
+    int rc = gp_attrs_copy(GP_ATTR_TYPE, oldtype, *newtype);
+    if (rc != MPI_SUCCESS) {
+        MPI_Type_free(newtype);
+        *newtype = MPI_DATATYPE_NULL;
+        return gp_err(MPI_COMM_WORLD, "MPI_Type_dup", rc, "an attribute copy callback failed with %d", rc);
+    }
+    return MPI_SUCCESS;
 }
 
 /* A subarray of an ndims array of oldtype: nested vectors, one per

@@ -94,7 +94,11 @@ GPUMPI_FN int MPI_Type_get_name(MPI_Datatype datatype, char *type_name, int *res
     const gp_tobj *o = 0;
     GP_TRY(gp_query("MPI_Type_get_name", datatype, type_name && resultlen ? type_name : 0, &o));
     const char *name = o->name ? o->name : "";
-    if (o->refs < 0 && !gp_predef_name(datatype, &name)) name = "";
+    gp_type_state *s = gp_types();
+    if (o->refs < 0 && s->predef_names && s->predef_names[datatype])
+        name = s->predef_names[datatype];
+    else if (o->refs < 0 && !gp_predef_name(datatype, &name))
+        name = "";
     int n = (int)gp_strnlen(name, MPI_MAX_OBJECT_NAME - 1);
     gp_memcpy(type_name, name, (size_t)n);
     type_name[n] = 0;
@@ -106,17 +110,20 @@ GPUMPI_FN int MPI_Type_set_name(MPI_Datatype datatype, const char *type_name)
 {
     const gp_tobj *o = 0;
     GP_TRY(gp_query("MPI_Type_set_name", datatype, type_name, &o));
-    if (o->refs < 0)
-        return gp_err(MPI_COMM_WORLD, "MPI_Type_set_name", MPI_ERR_TYPE, "cannot rename predefined datatype %d",
-                      (int)datatype);
-    gp_tobj *w = (gp_tobj *)o;
     size_t n = gp_strnlen(type_name, MPI_MAX_OBJECT_NAME - 1);
     char *copy = (char *)gp_malloc(n + 1);
     if (!copy) return gp_fatal("MPI_Type_set_name", MPI_ERR_NO_MEM, "no device heap left for a name");
     gp_memcpy(copy, type_name, n);
     copy[n] = 0;
-    gp_free(w->name);
-    w->name = copy;
+    char **slot = &((gp_tobj *)o)->name;
+    if (o->refs < 0) { /* a predefined type is shared by every rank: its new name is this rank's own */
+        gp_type_state *s = gp_types();
+        if (!s->predef_names) s->predef_names = (char **)gp_calloc(GP_NUM_PREDEF, sizeof(char *));
+        if (!s->predef_names) return gp_fatal("MPI_Type_set_name", MPI_ERR_NO_MEM, "no device heap left for a name");
+        slot = &s->predef_names[datatype];
+    }
+    gp_free(*slot);
+    *slot = copy;
     return MPI_SUCCESS;
 }
 

@@ -47,6 +47,17 @@ int gp_comm_check_general(const char *, MPI_Comm) { return 0; }
 void *gp_malloc(size_t n) { return malloc(n ? n : 1); }
 void *gp_calloc(size_t n, size_t s) { return calloc(n ? n : 1, s ? s : 1); }
 void gp_free(void *p) { free(p); }
+/* attributes (attr.cu): this test sets none */
+int gp_attrs_copy(int, int, int) { return 0; }
+int gp_attrs_delete_all(int, int) { return 0; }
+int gp_keyval_create(const char *, int, MPI_Comm_copy_attr_function *, MPI_Comm_delete_attr_function *, int *, void *)
+{
+    return 0;
+}
+int gp_keyval_free(const char *, int, int *) { return 0; }
+int gp_attr_set(const char *, int, int, int, void *) { return 0; }
+int gp_attr_get(const char *, int, int, int, void *, int *) { return 0; }
+int gp_attr_delete(const char *, int, int, int) { return 0; }
 
 /* ---- the reference: explicit type maps ------------------------------------ */
 

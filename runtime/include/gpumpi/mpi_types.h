@@ -52,7 +52,42 @@
 #define MPI_2INT ((MPI_Datatype)36)
 #define MPI_SHORT_INT ((MPI_Datatype)37)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)38)
-#define GPUMPI_NUM_BASIC_TYPES 39
+/* MPI-1's bound markers (removed in MPI-3.0, still in old codes): in
+ * MPI_Type_struct they set the lb or ub of the new type. */
+#define MPI_LB ((MPI_Datatype)39)
+#define MPI_UB ((MPI_Datatype)40)
+/* Fortran's named types, usable from C for data Fortran code made, with
+ * the sizes gfortran gives them. There is no 16-byte Fortran real,
+ * complex or integer on the device (no quad precision, no 128-bit
+ * integer): MPI_REAL16, MPI_COMPLEX32 and MPI_INTEGER16 are
+ * MPI_DATATYPE_NULL, as the standard allows for types a system lacks. */
+#define MPI_CHARACTER ((MPI_Datatype)41)
+#define MPI_LOGICAL ((MPI_Datatype)42)
+#define MPI_INTEGER ((MPI_Datatype)43)
+#define MPI_REAL ((MPI_Datatype)44)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)45)
+#define MPI_COMPLEX ((MPI_Datatype)46)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)47)
+#define MPI_INTEGER1 ((MPI_Datatype)48)
+#define MPI_INTEGER2 ((MPI_Datatype)49)
+#define MPI_INTEGER4 ((MPI_Datatype)50)
+#define MPI_INTEGER8 ((MPI_Datatype)51)
+#define MPI_REAL4 ((MPI_Datatype)52)
+#define MPI_REAL8 ((MPI_Datatype)53)
+#define MPI_COMPLEX8 ((MPI_Datatype)54)
+#define MPI_COMPLEX16 ((MPI_Datatype)55)
+#define MPI_2INTEGER ((MPI_Datatype)56)
+#define MPI_2REAL ((MPI_Datatype)57)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)58)
+#define MPI_INTEGER16 MPI_DATATYPE_NULL
+#define MPI_REAL16 MPI_DATATYPE_NULL
+#define MPI_COMPLEX32 MPI_DATATYPE_NULL
+/* C++'s types, for C++ code and data C++ code made. */
+#define MPI_CXX_BOOL ((MPI_Datatype)59)
+#define MPI_CXX_FLOAT_COMPLEX ((MPI_Datatype)60)
+#define MPI_CXX_DOUBLE_COMPLEX ((MPI_Datatype)61)
+#define MPI_CXX_LONG_DOUBLE_COMPLEX ((MPI_Datatype)62)
+#define GPUMPI_NUM_BASIC_TYPES 63
 
 #define MPI_OP_NULL ((MPI_Op)0)
 #define MPI_MAX ((MPI_Op)1)
@@ -169,12 +204,36 @@ GPUMPI_FN int MPI_Address(const void *location, MPI_Aint *address); /* MPI-1 */
 GPUMPI_FN MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp);
 GPUMPI_FN MPI_Aint MPI_Aint_diff(MPI_Aint addr1, MPI_Aint addr2);
 
+/* Datatype attributes (types_attr.cu). The callbacks have the
+ * communicator ones' shape (MPI_Datatype and MPI_Comm are both int), so
+ * MPI_TYPE_DUP_FN is MPI_COMM_DUP_FN's function. */
+typedef int MPI_Type_copy_attr_function(MPI_Datatype oldtype, int type_keyval, void *extra_state,
+                                        void *attribute_val_in, void *attribute_val_out, int *flag);
+typedef int MPI_Type_delete_attr_function(MPI_Datatype datatype, int type_keyval, void *attribute_val,
+                                          void *extra_state);
+#define MPI_TYPE_NULL_COPY_FN ((MPI_Type_copy_attr_function *)0)
+#define MPI_TYPE_NULL_DELETE_FN ((MPI_Type_delete_attr_function *)0)
+#define MPI_TYPE_DUP_FN ((MPI_Type_copy_attr_function *)gp_comm_dup_fn)
+GPUMPI_FN int MPI_Type_create_keyval(MPI_Type_copy_attr_function *type_copy_attr_fn,
+                                     MPI_Type_delete_attr_function *type_delete_attr_fn, int *type_keyval,
+                                     void *extra_state);
+GPUMPI_FN int MPI_Type_free_keyval(int *type_keyval);
+GPUMPI_FN int MPI_Type_set_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val);
+GPUMPI_FN int MPI_Type_get_attr(MPI_Datatype datatype, int type_keyval, void *attribute_val, int *flag);
+GPUMPI_FN int MPI_Type_delete_attr(MPI_Datatype datatype, int type_keyval);
+
 /* Packing */
 GPUMPI_FN int MPI_Pack(const void *inbuf, int incount, MPI_Datatype datatype, void *outbuf, int outsize,
                        int *position, MPI_Comm comm);
 GPUMPI_FN int MPI_Unpack(const void *inbuf, int insize, int *position, void *outbuf, int outcount,
                          MPI_Datatype datatype, MPI_Comm comm);
 GPUMPI_FN int MPI_Pack_size(int incount, MPI_Datatype datatype, MPI_Comm comm, int *size);
+/* The portable format, "external32" (types_external32.cu). */
+GPUMPI_FN int MPI_Pack_external(const char datarep[], const void *inbuf, int incount, MPI_Datatype datatype,
+                                void *outbuf, MPI_Aint outsize, MPI_Aint *position);
+GPUMPI_FN int MPI_Unpack_external(const char datarep[], const void *inbuf, MPI_Aint insize, MPI_Aint *position,
+                                  void *outbuf, int outcount, MPI_Datatype datatype);
+GPUMPI_FN int MPI_Pack_external_size(const char datarep[], int incount, MPI_Datatype datatype, MPI_Aint *size);
 
 /* Reduction operations. Predefined operations also apply, elementwise,
  * to a derived datatype made of one basic type (a contiguous of
