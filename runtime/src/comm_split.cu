@@ -186,7 +186,11 @@ GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (gsize > gp_comm_size(comm))
         return gp_err(comm, "MPI_Comm_create", MPI_ERR_GROUP, "the group has %d ranks, the communicator only %d", gsize,
                       gp_comm_size(comm));
-    GP_TRY(gp_comm_split("MPI_Comm_create", comm, grank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, grank, newcomm));
+    /* since MPI-2.2 the ranks may pass disjoint groups, one communicator
+     * each: the color is the group's first member (its world rank), which
+     * the members of one group agree on and disjoint groups do not share */
+    int color = grank == MPI_UNDEFINED ? MPI_UNDEFINED : gp_ranks_world(&g->ranks, 0);
+    GP_TRY(gp_comm_split("MPI_Comm_create", comm, color, grank, newcomm));
     if (*newcomm != MPI_COMM_NULL && gp_comm_size(*newcomm) != gsize) {
         MPI_Comm_free(newcomm);
         return gp_err(comm, "MPI_Comm_create", MPI_ERR_GROUP,
