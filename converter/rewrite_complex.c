@@ -66,6 +66,7 @@ static void rewrite_file(gp_conv *c, CXFile f)
     clang_tokenize(c->tu, clang_getRange(gp_loc(c, f, 0), gp_loc(c, f, (unsigned)len)), &toks, &n);
     char **text = malloc(n * sizeof *text);
     char *done = calloc(n ? n : 1, 1);
+    int used = 0;
     for (unsigned i = 0; i < n; i++) {
         CXString s = clang_getTokenSpelling(c->tu, toks[i]);
         text[i] = strdup(clang_getCString(s));
@@ -88,6 +89,7 @@ static void rewrite_file(gp_conv *c, CXFile f)
         }
         if (!keyword && !floats && !doubles) continue; /* a variable named complex, say */
         const char *cls = floats ? "gp_cfloat" : longs ? "gp_cldouble" : "gp_cdouble";
+        used = 1;
         for (unsigned j = lo; j <= hi; j++)
             if (!strcmp(text[j], "float") || !strcmp(text[j], "double") || !strcmp(text[j], "long"))
                 comment_out(c, f, gp_offset(clang_getTokenLocation(c->tu, toks[j])), (unsigned)strlen(text[j]), "");
@@ -95,6 +97,11 @@ static void rewrite_file(gp_conv *c, CXFile f)
         for (unsigned j = lo; j <= hi; j++) done[j] = 1;
         i = hi;
     }
+    /* _Complex needs no header in C: the classes then come in on their own
+     * (MPICH's coll/allred); #line keeps the file's line numbers */
+    if (used && !complex_h_included)
+        clang_CXRewriter_insertTextBefore(c->rw, gp_loc(c, f, 0),
+                                          "#include \"gpumpi/shim_prelude.h\"\n#include \"gpumpi/shim_complex.h\"\n#line 1\n");
     for (unsigned i = 0; i < n; i++) free(text[i]);
     free(text);
     free(done);
