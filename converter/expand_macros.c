@@ -229,12 +229,14 @@ static char *expand(gp_conv *c, CXCursor def, const char *t, size_t len)
     return result;
 }
 
-/* The invocations expanded in this round: each once. */
+/* The invocations expanded in this round: each once (as many as the file
+ * has: a fixed table of 256 left the rest of a large file's casts around
+ * whole statement macros, MPICH's coll/allred). */
 typedef struct {
     gp_conv *c;
-    CXFile file[256];
-    unsigned begin[256];
-    int n;
+    CXFile *file;
+    unsigned *begin;
+    int n, cap;
     int expanded;
 } pass;
 
@@ -258,18 +260,25 @@ int gp_macro_hides_cast(gp_conv *c, void *p_, CXFile f, unsigned begin, unsigned
     if (clang_Cursor_isNull(def) || !gp_converted(c, def)) return 0;
     for (int i = 0; i < p->n; i++)
         if (clang_File_isEqual(p->file[i], f) && p->begin[i] == mb) return 1;
-    if (p->n < 256) {
-        size_t len;
-        const char *text = gp_text(c, f, &len);
-        char *x = me <= len ? expand(c, def, text + mb, me - mb) : NULL;
-        if (!x) return 0;
-        p->file[p->n] = f;
-        p->begin[p->n] = mb;
-        p->n++;
-        gp_replace(c, f, mb, me - mb, x);
-        free(x);
-        p->expanded++;
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 256;
+        CXFile *nf = realloc(p->file, sizeof *nf * (size_t)cap);
+        if (nf) p->file = nf;
+        unsigned *nb = realloc(p->begin, sizeof *nb * (size_t)cap);
+        if (nb) p->begin = nb;
+        if (!nf || !nb) return 0;
+        p->cap = cap;
     }
+    size_t len;
+    const char *text = gp_text(c, f, &len);
+    char *x = me <= len ? expand(c, def, text + mb, me - mb) : NULL;
+    if (!x) return 0;
+    p->file[p->n] = f;
+    p->begin[p->n] = mb;
+    p->n++;
+    gp_replace(c, f, mb, me - mb, x);
+    free(x);
+    p->expanded++;
     return 1;
 }
 
@@ -277,5 +286,7 @@ int gp_expand_macros(gp_conv *c)
 {
     pass p = {.c = c};
     gp_find_casts_in_macros(c, &p);
+    free(p.file);
+    free(p.begin);
     return p.expanded;
 }

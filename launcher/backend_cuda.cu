@@ -420,7 +420,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     gp_block_rec *recs_host =
         (gp_block_rec *)mapped_zalloc(sizeof(gp_block_rec) * (size_t)n, (void **)&hw.block_recs, "the watchdog");
     if (!recs_host) return 1;
-    gp_watchdog_init(recs_host, n, o->timeout);
+    gp_watchdog_init(recs_host, n, o->timeout, o->time_limit);
     if (o->stats) {
         hw.stats = (gp_rank_stats *)dev_zalloc(sizeof(gp_rank_stats) * (size_t)n, "--stats");
         if (!hw.stats) return 1;

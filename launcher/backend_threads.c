@@ -166,7 +166,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     w->host_cells = zalloc(sizeof(gp_host_cell) * GP_HOST_CELLS);
     gp_host_service_init(w->host_cells, n, o->tag_output);
     w->block_recs = zalloc(sizeof(gp_block_rec) * (size_t)n);
-    gp_watchdog_init(w->block_recs, n, o->timeout);
+    gp_watchdog_init(w->block_recs, n, o->timeout, o->time_limit);
     if (o->stats) w->stats = zalloc(sizeof(gp_rank_stats) * (size_t)n);
     struct timespec ts, rt;
     clock_gettime(CLOCK_MONOTONIC, &ts);

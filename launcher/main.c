@@ -70,8 +70,13 @@ void gp_report_rank_memory(size_t stack, size_t private_bytes, const char *where
                 "malloc takes every block from the shared heap)\n", stack);
 }
 
-/* Like mpirun: the job fails if any rank does; name the first one. */
-static int report(int n, const int *codes)
+/* Like mpiexec: the job fails if any rank does, with the first one's
+ * status. A status returned from main is the program's own answer, not a
+ * failure of the job, so (as MPICH's mpiexec) nothing is printed for it:
+ * programs and test suites that return a status are judged by their
+ * output (MPICH's init/exitst1). -v names the rank. Aborts, faults and the
+ * watchdog end the job before this, each with its reason. */
+static int report(int n, const int *codes, int verbose)
 {
     int failed = 0, first = -1;
     for (int r = 0; r < n; r++)
@@ -80,9 +85,11 @@ static int report(int n, const int *codes)
             failed++;
         }
     if (!failed) return 0;
-    fprintf(stderr, "gpumpi: rank %d exited with status %d", first, codes[first]);
-    if (failed > 1) fprintf(stderr, " (%d ranks failed)", failed);
-    fprintf(stderr, "\n");
+    if (verbose) {
+        fprintf(stderr, "gpumpi: rank %d exited with status %d", first, codes[first]);
+        if (failed > 1) fprintf(stderr, " (%d ranks failed)", failed);
+        fprintf(stderr, "\n");
+    }
     return codes[first] & 255 ? codes[first] & 255 : 1;
 }
 
@@ -101,7 +108,7 @@ int main(int argc, char **argv)
     int rc = gp_backend_run(&o, &codes, &stats);
     if (rc) return rc;
     if (stats) gp_stats_report(stats, o.nranks);
-    rc = report(o.nranks, codes);
+    rc = report(o.nranks, codes, o.verbose);
     free(codes);
     free(stats);
     return rc;

@@ -34,6 +34,9 @@ static void usage(FILE *to, const char *prog)
             "  --timeout SECS   deadlock watchdog: when every live rank has been blocked in MPI with no\n"
             "                   message moving for SECS seconds, report where each rank waits and end the\n"
             "                   job with status 124 (default %g; 0 turns it off)\n"
+            "  --time-limit SECS  end the job, with the same report and status 124, once it has run SECS\n"
+            "                   seconds, whatever the ranks do (default 0: no limit; MPIEXEC_TIMEOUT, as\n"
+            "                   mpiexec reads it, sets it too)\n"
             "  --regroup US     GPU: after a blocking MPI call (waits, collectives) a rank waits up to US\n"
             "                   microseconds for the other ranks of its warp to end one too, so that they run\n"
             "                   the program's code together rather than one after another (at most 4x the\n"
@@ -50,10 +53,11 @@ static void usage(FILE *to, const char *prog)
             "Options may also be written --name=VALUE. Without -n, -g -b or GPUMPI_NP the program runs 1 rank.\n"
             "Environment defaults (the command line overrides them):\n"
             "  GPUMPI_NP=N  GPUMPI_DEVICE=D  GPUMPI_STACK=BYTES  GPUMPI_HEAP=BYTES  GPUMPI_PRIVATE=BYTES\n"
-            "  GPUMPI_TIMEOUT=SECS  GPUMPI_REGROUP=US\n"
+            "  GPUMPI_TIMEOUT=SECS  GPUMPI_REGROUP=US  MPIEXEC_TIMEOUT=SECS (--time-limit)\n"
             "  GPUMPI_STATS=1  GPUMPI_TAG_OUTPUT=1  GPUMPI_VERBOSE=1  GPUMPI_SERVICE_THREAD=1\n"
-            "Exit status: 0 when every rank returned 0; else the first failing rank's status (exit(), MPI_Abort,\n"
-            "134 for abort() or a failed assert, 128+signal for a fault, 124 for a deadlock), 2 for bad options.\n",
+            "Exit status: 0 when every rank returned 0; else the first failing rank's status (its return from\n"
+            "main, silently as with mpiexec, -v names it; exit(), MPI_Abort, 134 for abort() or a failed assert,\n"
+            "128+signal for a fault, 124 for a deadlock or the time limit), 2 for bad options.\n",
             prog, GP_DEFAULT_TIMEOUT, GP_DEFAULT_REGROUP_US);
 }
 
@@ -94,7 +98,7 @@ static double parse_amount(const char *opt, const char *s, const char *unit)
     errno = 0;
     double v = strtod(s, &end);
     if (errno || end == s || *end || !(v >= 0) || isinf(v)) {
-        char what[96];
+        char what[128]; /* the option as named, up to 63, and the rest */
         snprintf(what, sizeof what, "%s needs a number of %s >= 0", opt, unit);
         bad(what, s);
     }
@@ -116,11 +120,12 @@ static size_t *size_option(gp_options *o, const char *name)
          : !strcmp(name, "--private") ? &o->private_bytes : NULL;
 }
 
-/* The field of an amount option (--timeout, --regroup) and its unit, or NULL. */
+/* The field of an amount option (--timeout, --time-limit, --regroup) and its unit, or NULL. */
 static double *amount_option(gp_options *o, const char *name, const char **unit)
 {
-    *unit = !strcmp(name, "--timeout") ? "seconds" : "microseconds";
-    return !strcmp(name, "--timeout") ? &o->timeout : !strcmp(name, "--regroup") ? &o->regroup_us : NULL;
+    *unit = !strcmp(name, "--regroup") ? "microseconds" : "seconds";
+    return !strcmp(name, "--timeout") ? &o->timeout : !strcmp(name, "--time-limit") ? &o->time_limit
+         : !strcmp(name, "--regroup") ? &o->regroup_us : NULL;
 }
 
 /* A byte count; --private may be 0 (off), the others not. `shown`: the
@@ -162,7 +167,7 @@ static void set_option(gp_options *o, const char *name, const char *v)
 
 static int takes_value(const char *name)
 {
-    static const char *const with_value[] = {"-n", "-np", "-g", "-b", "--device", "--stack", "--heap", "--private", "--timeout", "--regroup", 0};
+    static const char *const with_value[] = {"-n", "-np", "-g", "-b", "--device", "--stack", "--heap", "--private", "--timeout", "--time-limit", "--regroup", 0};
     for (int i = 0; with_value[i]; i++)
         if (!strcmp(name, with_value[i])) return 1;
     return 0;
@@ -174,7 +179,7 @@ static void from_environment(gp_options *o)
         const char *var, *opt;
     } vars[] = {{"GPUMPI_NP", "-n"},         {"GPUMPI_DEVICE", "--device"},   {"GPUMPI_STACK", "--stack"},
                 {"GPUMPI_HEAP", "--heap"},   {"GPUMPI_PRIVATE", "--private"}, {"GPUMPI_TIMEOUT", "--timeout"},
-                {"GPUMPI_REGROUP", "--regroup"}, {0, 0}};
+                {"GPUMPI_REGROUP", "--regroup"}, {"MPIEXEC_TIMEOUT", "--time-limit"}, {0, 0}};
     for (int i = 0; vars[i].var; i++) {
         const char *v = getenv(vars[i].var);
         if (v && *v) {

@@ -21,6 +21,7 @@ typedef struct gp_options {
     size_t heap;       /* --heap: heap bytes; 0: the backend picks */
     size_t private_bytes; /* --private: each rank's private memory; 0: none; GP_PRIVATE_AUTO (the default): the backend picks */
     double timeout;    /* --timeout: seconds of all-ranks-blocked before the watchdog ends the job; 0: off */
+    double time_limit; /* --time-limit (MPIEXEC_TIMEOUT): seconds the whole job may run; 0: no limit */
     double regroup_us; /* --regroup: longest a warp's lanes wait for each other after a blocking call; 0: never */
     int stats;         /* --stats: per-rank message statistics at exit */
     int tag_output;    /* --tag-output: "[rank]" before every line of output */

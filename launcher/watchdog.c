@@ -4,7 +4,10 @@
  * running is blocked, and no record has changed (no message reached a
  * blocked rank, none left its wait) for --timeout seconds, is it a
  * deadlock: a rank computing is never blocked, so a long computation is not
- * reported. The report groups ranks waiting in the same way into ranges. */
+ * reported. The report groups ranks waiting in the same way into ranges.
+ * The same loop enforces the job's time limit (--time-limit,
+ * MPIEXEC_TIMEOUT as mpiexec reads it), computing or not, with the same
+ * report. */
 #define _POSIX_C_SOURCE 200809L
 #include "watchdog.h"
 
@@ -17,7 +20,7 @@
 
 static gp_block_rec *recs;
 static int n;
-static double limit, last_look, quiet_since;
+static double limit, job_limit, started, last_look, quiet_since;
 static uint64_t last_sig;
 
 static double now_s(void)
@@ -27,12 +30,13 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-void gp_watchdog_init(gp_block_rec *r, int nranks, double timeout)
+void gp_watchdog_init(gp_block_rec *r, int nranks, double timeout, double time_limit)
 {
     recs = r;
     n = nranks;
     limit = timeout;
-    last_look = quiet_since = now_s();
+    job_limit = time_limit;
+    started = last_look = quiet_since = now_s();
 }
 
 static uint64_t word(int r) { return __atomic_load_n((uint64_t *)&recs[r].state, __ATOMIC_ACQUIRE); }
@@ -56,6 +60,7 @@ static int same_way(const gp_block_rec *a, int ra, const gp_block_rec *b, int rb
 {
     if (state_of(a) != state_of(b)) return 0;
     if (state_of(a) == GP_REC_EXITED) return a->code == b->code;
+    if (state_of(a) == GP_REC_RUNNING) return 1;
     if (strncmp(a->fn, b->fn, sizeof a->fn) || a->comm != b->comm || a->tag != b->tag) return 0;
     if (a->peer < 0 || b->peer < 0) return a->peer == b->peer;
     int same = a->peer == b->peer, offset = b->peer - rb == a->peer - ra;
@@ -67,6 +72,10 @@ static void describe(char *what, size_t cap, gp_block_rec *a, int ra, int mode)
 {
     if (state_of(a) == GP_REC_EXITED) {
         snprintf(what, cap, "finished (exit status %d)", a->code);
+        return;
+    }
+    if (state_of(a) == GP_REC_RUNNING) { /* only the time limit reports these */
+        snprintf(what, cap, "running (not blocked in MPI)");
         return;
     }
     a->fn[sizeof a->fn - 1] = 0;
@@ -88,14 +97,12 @@ static void describe(char *what, size_t cap, gp_block_rec *a, int ra, int mode)
     snprintf(what, cap, "%s%s (%s%s)", a->fn, peer, tag, comm);
 }
 
-static void report(double quiet)
+/* Ends the job (status 124, as timeout(1)) with `why` and where the ranks are. */
+static void report(const char *why)
 {
     size_t cap = 1 << 16, len = 0;
     char *msg = malloc(cap);
-    len += (size_t)snprintf(msg + len, cap - len,
-                            "gpumpi: deadlock: every rank still running has been blocked in MPI for %.1f s with no "
-                            "message moving (--timeout %g). Where the ranks are:\n",
-                            quiet, limit);
+    len += (size_t)snprintf(msg + len, cap - len, "%s Where the ranks are:\n", why);
     int groups = 0;
     for (int r = 0; r < n;) {
         gp_block_rec a = recs[r];
@@ -122,8 +129,15 @@ static void report(double quiet)
 
 void gp_watchdog_check(void)
 {
-    if (limit <= 0 || !recs) return;
+    if ((limit <= 0 && job_limit <= 0) || !recs) return;
     double t = now_s();
+    char why[256];
+    if (job_limit > 0 && t - started >= job_limit) {
+        snprintf(why, sizeof why, "gpumpi: time limit: the job ran for %.1f s, past its limit of %g s "
+                 "(--time-limit, or MPIEXEC_TIMEOUT).", t - started, job_limit);
+        report(why);
+    }
+    if (limit <= 0) return;
     double period = limit / 4 < 0.25 ? limit / 4 : 0.25;
     if (t - last_look < period) return;
     last_look = t;
@@ -147,5 +161,9 @@ void gp_watchdog_check(void)
         quiet_since = t;
         return;
     }
-    if (t - quiet_since >= limit) report(t - quiet_since);
+    if (t - quiet_since >= limit) {
+        snprintf(why, sizeof why, "gpumpi: deadlock: every rank still running has been blocked in MPI for %.1f s with "
+                 "no message moving (--timeout %g).", t - quiet_since, limit);
+        report(why);
+    }
 }

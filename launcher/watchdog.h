@@ -8,12 +8,13 @@
 extern "C" {
 #endif
 
-/* recs: the ranks' block records as the host sees them; timeout in seconds
- * (0: off). */
-void gp_watchdog_init(gp_block_rec *recs, int nranks, double timeout);
+/* recs: the ranks' block records as the host sees them; timeout (the
+ * deadlock watchdog's) and time_limit (the whole job's) in seconds, 0: off. */
+void gp_watchdog_init(gp_block_rec *recs, int nranks, double timeout, double time_limit);
 /* Call often while the ranks run: looks at the records every so often and
  * ends the job (status 124) with a report when every live rank has been
- * blocked with nothing moving for the timeout. */
+ * blocked with nothing moving for the timeout, or when the job has run
+ * for its time limit. */
 void gp_watchdog_check(void);
 
 /* Prints the --stats summary on stderr. */

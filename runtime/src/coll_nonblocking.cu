@@ -22,13 +22,15 @@
 #include "gpumpi/shim_stdlib.h"
 #include "gpumpi/format.h"
 
-/* A collective request's storage: the schedule, and the datatypes it holds
- * (a type freed by the user meanwhile stays usable until completion). */
+/* A collective request's storage: the schedule, and the datatypes and the
+ * op it holds (freed by the user meanwhile, they stay usable until
+ * completion). */
 typedef struct gp_coll_store {
     gp_sched s; /* first: the request's sched pointer is the store's */
     MPI_Datatype held[4];
     gp_coll_then then; /* gp_coll_req_then */
     void *then_arg;
+    MPI_Op held_op;
 } gp_coll_store;
 
 /* Finished requests' stores are kept for the next ones (most programs
@@ -82,6 +84,8 @@ GPUMPI_FN int gp_coll_go(const gp_coll_nb *nb, gp_sched *s)
         gp_type_hold(types[i]); /* nothing for predefined types and MPI_DATATYPE_NULL */
     }
     st->then = 0;
+    st->held_op = s->red.op; /* MPI_OP_NULL (nothing held) unless a reduction */
+    gp_op_hold(st->held_op);
     gp_comm_hold(s->comm);
     if (nb->into) gp_sched_renumber(s, nb->seq);
     int h = nb->into ? nb->into : gp_req_new(GP_REQ_COLL);
@@ -175,6 +179,7 @@ GPUMPI_FN int gp_coll_req_complete(gp_req *q)
     int rc = gp_coll_finish(&st->s); /* frees the scratch; raises the error, if any, on the communicator */
     gp_comm_unhold(st->s.comm);
     for (int i = 0; i < 4; i++) gp_type_release(st->held[i]);
+    gp_op_release(st->held_op);
     gp_coll_store_free(st);
     return rc;
 }

@@ -150,14 +150,32 @@ GPUMPI_FN int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm *newcom
     return gp_comm_split("MPI_Comm_split", comm, color, key, newcomm);
 }
 
+/* MPI_COMM_TYPE_HW_GUIDED: the one resource type the standard names,
+ * "mpi_shared_memory", is the one device every rank shares; any other (or
+ * none) gives MPI_COMM_NULL, as the standard allows. */
+GPUMPI_FN static int gp_hw_guided_known(MPI_Info info, int *known)
+{
+    char type[32];
+    int len = (int)sizeof type, flag = 0;
+    *known = 0;
+    if (info == MPI_INFO_NULL) return MPI_SUCCESS;
+    GP_TRY(MPI_Info_get_string(info, "mpi_hw_resource_type", &len, type, &flag));
+    *known = flag && len <= (int)sizeof type && !gp_strcmp(type, "mpi_shared_memory");
+    return MPI_SUCCESS;
+}
+
 GPUMPI_FN int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info, MPI_Comm *newcomm)
 {
-    (void)info;
     GP_TRY(gp_comm_check("MPI_Comm_split_type", comm));
-    if (split_type != MPI_COMM_TYPE_SHARED && split_type != MPI_UNDEFINED)
-        return gp_err(comm, "MPI_Comm_split_type", MPI_ERR_ARG, "unknown split type %d", split_type);
-    /* every rank shares the one device's memory: one color */
-    return gp_comm_split("MPI_Comm_split_type", comm, split_type == MPI_UNDEFINED ? MPI_UNDEFINED : 0, key, newcomm);
+    int shared; /* every rank shares the one device's memory: one color, or none */
+    switch (split_type) {
+    case MPI_COMM_TYPE_SHARED: shared = 1; break;
+    case MPI_COMM_TYPE_HW_GUIDED: GP_TRY(gp_hw_guided_known(info, &shared)); break;
+    case MPI_COMM_TYPE_HW_UNGUIDED: shared = 0; break; /* no level below the device that ranks see */
+    case MPI_UNDEFINED: shared = 0; break;
+    default: return gp_err(comm, "MPI_Comm_split_type", MPI_ERR_ARG, "unknown split type %d", split_type);
+    }
+    return gp_comm_split("MPI_Comm_split_type", comm, shared ? 0 : MPI_UNDEFINED, key, newcomm);
 }
 
 GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
@@ -172,7 +190,11 @@ GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm)
     if (gsize > gp_comm_size(comm))
         return gp_err(comm, "MPI_Comm_create", MPI_ERR_GROUP, "the group has %d ranks, the communicator only %d", gsize,
                       gp_comm_size(comm));
-    GP_TRY(gp_comm_split("MPI_Comm_create", comm, grank == MPI_UNDEFINED ? MPI_UNDEFINED : 0, grank, newcomm));
+    /* since MPI-2.2 the ranks may pass disjoint groups, one communicator
+     * each: the color is the group's first member (its world rank), which
+     * the members of one group agree on and disjoint groups do not share */
+    int color = grank == MPI_UNDEFINED ? MPI_UNDEFINED : gp_ranks_world(&g->ranks, 0);
+    GP_TRY(gp_comm_split("MPI_Comm_create", comm, color, grank, newcomm));
     if (*newcomm != MPI_COMM_NULL && gp_comm_size(*newcomm) != gsize) {
         MPI_Comm_free(newcomm);
         return gp_err(comm, "MPI_Comm_create", MPI_ERR_GROUP,

@@ -138,6 +138,8 @@ typedef struct gp_uop {
     MPI_User_function *fn; /* NULL: free */
     int commute;
     int next_free;
+    int holds;             /* pending nonblocking reductions using it */
+    int freed;             /* MPI_Op_free'd while held: the slot waits for the last */
 } gp_uop;
 typedef struct gp_type_state {
     gp_tslot *slots;

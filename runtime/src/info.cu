@@ -123,10 +123,12 @@ GPUMPI_FN static gp_info *gp_info_env(void)
     return env;
 }
 
-/* The info behind a handle, or an error raised on MPI_COMM_WORLD. */
+/* The info behind a handle, or an error raised on MPI_COMM_WORLD. No
+ * check that MPI is initialized: since MPI-4.0 the info calls work before
+ * MPI_Init and after MPI_Finalize. */
 GPUMPI_FN static int gp_info_get(const char *fn, MPI_Info info, gp_info **out)
 {
-    GP_TRY(gp_check_initialized(fn));
+    *out = 0;
     if (info == MPI_INFO_ENV) {
         *out = gp_info_env();
         return MPI_SUCCESS;
@@ -154,7 +156,6 @@ GPUMPI_FN static int gp_info_key_check(const char *fn, const char *key)
 
 GPUMPI_FN int MPI_Info_create(MPI_Info *info)
 {
-    GP_TRY(gp_check_initialized("MPI_Info_create"));
     if (!info) return gp_err(MPI_COMM_WORLD, "MPI_Info_create", MPI_ERR_ARG, "the info argument is NULL");
     *info = gp_info_new();
     return MPI_SUCCESS;
@@ -189,6 +190,31 @@ GPUMPI_FN int MPI_Info_get(MPI_Info info, const char *key, int valuelen, char *v
     if (n > (size_t)valuelen) n = (size_t)valuelen;
     gp_memcpy(value, in->vals[i], n);
     value[n] = 0;
+    return MPI_SUCCESS;
+}
+
+/* MPI-4.0's MPI_Info_get: *buflen in, the room in value; out, the length
+ * the whole value needs with its terminator. A missing key changes neither. */
+GPUMPI_FN int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag)
+{
+    gp_info *in;
+    GP_TRY(gp_info_get("MPI_Info_get_string", info, &in));
+    GP_TRY(gp_info_key_check("MPI_Info_get_string", key));
+    if (!buflen || !flag)
+        return gp_err(MPI_COMM_WORLD, "MPI_Info_get_string", MPI_ERR_ARG, "the %s argument is NULL",
+                      buflen ? "flag" : "buflen");
+    if (*buflen < 0)
+        return gp_err(MPI_COMM_WORLD, "MPI_Info_get_string", MPI_ERR_ARG, "negative buflen %d", *buflen);
+    int i = gp_info_find_key(in, key);
+    *flag = i >= 0;
+    if (i < 0) return MPI_SUCCESS;
+    size_t n = gp_strlen(in->vals[i]);
+    if (*buflen > 0) {
+        size_t m = n < (size_t)*buflen - 1 ? n : (size_t)*buflen - 1;
+        gp_memcpy(value, in->vals[i], m);
+        value[m] = 0;
+    }
+    *buflen = (int)n + 1;
     return MPI_SUCCESS;
 }
 
@@ -290,6 +316,16 @@ GPUMPI_FN int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo)
     GP_TRY(gp_info_get("MPI_Info_dup", info, &in));
     if (!newinfo) return gp_err(MPI_COMM_WORLD, "MPI_Info_dup", MPI_ERR_ARG, "the newinfo argument is NULL");
     return gp_info_copy("MPI_Info_dup", info, newinfo);
+}
+
+/* What MPI_INFO_ENV holds: gpumpi starts every rank the one way, so the
+ * program's own argc and argv are the launcher's, already there. */
+GPUMPI_FN int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info)
+{
+    (void)argc;
+    (void)argv;
+    if (!info) return gp_err(MPI_COMM_WORLD, "MPI_Info_create_env", MPI_ERR_ARG, "the info argument is NULL");
+    return gp_info_copy("MPI_Info_create_env", MPI_INFO_ENV, info);
 }
 
 GPUMPI_FN int MPI_Info_free(MPI_Info *info)

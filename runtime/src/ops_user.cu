@@ -13,13 +13,42 @@
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdlib.h"
 
-GPUMPI_FN static gp_uop *gp_uop_of(MPI_Op op)
+/* The slot of a user op, freed or not, while its function may still run. */
+GPUMPI_FN static gp_uop *gp_uop_slot(MPI_Op op)
 {
     if (op < GP_FIRST_USER_OP) return 0;
     gp_type_state *s = (gp_type_state *)gp_self()->type_state;
     int i = op - GP_FIRST_USER_OP;
     if (!s || i >= s->nops || !s->ops[i].fn) return 0;
     return &s->ops[i];
+}
+
+/* A user op the program may still name. */
+GPUMPI_FN static gp_uop *gp_uop_of(MPI_Op op)
+{
+    gp_uop *u = gp_uop_slot(op);
+    return u && !u->freed ? u : 0;
+}
+
+GPUMPI_FN static void gp_uop_reuse(MPI_Op op)
+{
+    gp_type_state *s = gp_types();
+    gp_uop *u = &s->ops[op - GP_FIRST_USER_OP];
+    u->fn = 0;
+    u->next_free = s->free_op;
+    s->free_op = op - GP_FIRST_USER_OP + 1;
+}
+
+GPUMPI_FN void gp_op_hold(MPI_Op op)
+{
+    gp_uop *u = gp_uop_slot(op);
+    if (u) u->holds++;
+}
+
+GPUMPI_FN void gp_op_release(MPI_Op op)
+{
+    gp_uop *u = gp_uop_slot(op);
+    if (u && --u->holds == 0 && u->freed) gp_uop_reuse(op);
 }
 
 GPUMPI_FN int gp_user_op_commutative(MPI_Op op)
@@ -54,6 +83,8 @@ GPUMPI_FN int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
     s->ops[i].fn = user_fn;
     s->ops[i].commute = commute != 0;
     s->ops[i].next_free = 0;
+    s->ops[i].holds = 0;
+    s->ops[i].freed = 0;
     *op = GP_FIRST_USER_OP + i;
     return MPI_SUCCESS;
 }
@@ -68,10 +99,10 @@ GPUMPI_FN int MPI_Op_free(MPI_Op *op)
                       *op > MPI_OP_NULL && *op <= MPI_NO_OP ? "cannot free predefined operation %d"
                                                               : "invalid operation %d",
                       (int)*op);
-    gp_type_state *s = gp_types();
-    u->fn = 0;
-    u->next_free = s->free_op;
-    s->free_op = *op - GP_FIRST_USER_OP + 1;
+    if (u->holds)
+        u->freed = 1; /* a pending reduction still calls it */
+    else
+        gp_uop_reuse(*op);
     *op = MPI_OP_NULL;
     return MPI_SUCCESS;
 }
@@ -89,7 +120,7 @@ GPUMPI_FN int MPI_Op_commutative(MPI_Op op, int *commute)
 
 GPUMPI_FN int gp_user_op_apply(MPI_Op op, MPI_Datatype t, const void *in, void *inout, int count)
 {
-    gp_uop *u = gp_uop_of(op);
+    gp_uop *u = gp_uop_slot(op);
     if (!u) return MPI_ERR_OP;
     const gp_tobj *o = gp_tobj_of(t);
     if (!o) return MPI_ERR_TYPE;

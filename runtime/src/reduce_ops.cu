@@ -1,6 +1,7 @@
 /* The predefined reduction operations on packed data, for every type the
  * standard defines them on: MAX, MIN, SUM, PROD on integers and floating
- * point; SUM, PROD on complex; logical ops on integers and MPI_C_BOOL;
+ * point; SUM, PROD on complex; logical ops on integers, MPI_C_BOOL and
+ * (as MPICH) floating point;
  * bitwise ops on integers and MPI_BYTE; MAXLOC, MINLOC on the
  * value-index pairs. A derived type made of one basic type reduces as the
  * packed array of that type. Anything else is MPI_ERR_OP. */
@@ -22,17 +23,23 @@
         return MPI_SUCCESS;                                                                  \
     }
 
+/* C's truth: nonzero is true; the result is 1 or 0. */
+#define GP_LOGICAL_CASES(T)                                                                  \
+    case MPI_LAND: GP_EACH b[i] = (T)(a[i] && b[i]); break;                                  \
+    case MPI_LOR: GP_EACH b[i] = (T)(a[i] || b[i]); break;                                   \
+    case MPI_LXOR: GP_EACH b[i] = (T)(!a[i] != !b[i]); break;
 /* Integers: every operation but MAXLOC, MINLOC. */
 #define GP_INTEGER_CASES(T)                                                                  \
     GP_ARITH_CASES(T)                                                                        \
-    case MPI_LAND: GP_EACH b[i] = (T)(a[i] && b[i]); break;                                  \
-    case MPI_LOR: GP_EACH b[i] = (T)(a[i] || b[i]); break;                                   \
-    case MPI_LXOR: GP_EACH b[i] = (T)(!a[i] != !b[i]); break;                                \
+    GP_LOGICAL_CASES(T)                                                                      \
     case MPI_BAND: GP_EACH b[i] = (T)(a[i] & b[i]); break;                                   \
     case MPI_BOR: GP_EACH b[i] = (T)(a[i] | b[i]); break;                                    \
     case MPI_BXOR: GP_EACH b[i] = (T)(a[i] ^ b[i]); break;
 #define GP_INTEGER_OPS(NAME, T) GP_ELEMENTWISE_OPS(NAME, T, GP_INTEGER_CASES(T))
-#define GP_FLOATING_OPS(NAME, T) GP_ELEMENTWISE_OPS(NAME, T, GP_ARITH_CASES(T))
+/* Floating point: the logical operations too, which the standard defines
+ * on integers only but MPICH takes on floating types (programs use them:
+ * MPICH's coll/oplxor does). */
+#define GP_FLOATING_OPS(NAME, T) GP_ELEMENTWISE_OPS(NAME, T, GP_ARITH_CASES(T) GP_LOGICAL_CASES(T))
 
 /* C's T _Complex is laid out as T[2]: real, imaginary. */
 #define GP_COMPLEX_CASES(T)                                                                  \

@@ -160,6 +160,10 @@ GPUMPI_FN MPI_Datatype gp_type_basic(MPI_Datatype t);
  * pending operations finish). Free for predefined types. */
 GPUMPI_FN void gp_type_hold(MPI_Datatype t);
 GPUMPI_FN void gp_type_release(MPI_Datatype t);
+/* The same for a user op (ops_user.cu): MPI_Op_free lets a pending
+ * nonblocking reduction finish with it. Free for predefined ops. */
+GPUMPI_FN void gp_op_hold(MPI_Op op);
+GPUMPI_FN void gp_op_release(MPI_Op op);
 
 /* Reductions (reduce_ops.cu, ops_user.cu) on packed data: in and inout hold count
  * elements of t each, packed (gp_type_pack); inout[i] = in[i] op inout[i].

@@ -26,14 +26,17 @@ GPUMPI_FN static int gp_cart_of(const char *fn, MPI_Comm comm, gp_topo **t)
     return MPI_SUCCESS;
 }
 
-/* ---- MPI_Dims_create: the most balanced grid, which (like MPICH) means
- * the factorization whose dims have the smallest sum, among equal sums
- * the smallest spread (largest dim less smallest: 6552 nodes in 3 dims
- * are 24 x 21 x 13, not 26 x 18 x 14), then the lexicographically largest
- * (360: 10 x 6 x 6, not 9 x 8 x 5); dims non-increasing. The same as
- * MPICH 4.0 for every count up to 8000 in 2 to 4 dims and 3000 in 5 and 6
- * (tests/conformance/topo_cart.c checks some). A branch-and-bound
- * search over the divisors of the node count. */
+/* ---- MPI_Dims_create: the most balanced grid, which (like MPICH 4.0)
+ * means the factorization with the smallest spread (largest dim less
+ * smallest: 76908 nodes in 3 dims are 52 x 51 x 29, not 58 x 39 x 34 whose
+ * sum is smaller); among equal spreads the largest first dim, so the
+ * largest smallest (590520 in 4: 38 x 37 x 21 x 20, not 37 x 30 x 28 x 19);
+ * then the smallest sum (70416 in 4: 163 x 9 x 8 x 6, not 163 x 12 x 6 x 6);
+ * then the lexicographically largest; dims non-increasing. The same as
+ * MPICH 4.0.2 on every count up to 20000 in 1 to 7 dims, from 999000 to
+ * 1000000 in 1 to 6, and on its test suite's table of 75394 (topo/baddims.h);
+ * tests/conformance/topo_cart.c checks some. A branch-and-bound search
+ * over the divisors of the count. */
 
 typedef struct {
     int k;          /* dims to choose */
@@ -41,7 +44,7 @@ typedef struct {
     int ndiv;
     int cur[32];    /* the choice being built */
     int best[32];
-    long best_sum;
+    long best_spread, best_sum;
 } gp_dims_search;
 
 /* x with x^j = p (Newton from above); j * p^(1/j) bounds the sum of j dims
@@ -60,13 +63,34 @@ GPUMPI_FN static double gp_root(double p, int j)
     return x;
 }
 
+/* x^j <= p, without overflow. */
+GPUMPI_FN static int gp_pow_le(long x, int j, long p)
+{
+    long v = 1;
+    for (int i = 0; i < j; i++) {
+        if (v > p / x) return 0;
+        v *= x;
+    }
+    return 1;
+}
+
+/* The largest x with x^j <= p: j dims whose product is p have a smallest
+ * of at most this, and a largest of at least this (or one more). */
+GPUMPI_FN static long gp_iroot(long p, int j)
+{
+    long x = (long)gp_root((double)p, j);
+    while (x > 1 && !gp_pow_le(x, j, p)) x--;
+    while (gp_pow_le(x + 1, j, p)) x++;
+    return x;
+}
+
 GPUMPI_FN static void gp_dims_offer(gp_dims_search *s, long sum)
 {
-    int better = sum < s->best_sum, last = s->k - 1;
-    if (sum == s->best_sum) {
-        int spread = s->cur[0] - s->cur[last], best_spread = s->best[0] - s->best[last];
-        better = spread < best_spread;
-        for (int q = 0; q < s->k && !better && spread == best_spread; q++) {
+    long spread = s->cur[0] - s->cur[s->k - 1];
+    int better = spread < s->best_spread;
+    if (spread == s->best_spread) {
+        better = s->cur[0] > s->best[0] || (s->cur[0] == s->best[0] && sum < s->best_sum);
+        for (int q = 0; q < s->k && !better && s->cur[0] == s->best[0] && sum == s->best_sum; q++) {
             if (s->cur[q] != s->best[q]) {
                 better = s->cur[q] > s->best[q];
                 break;
@@ -74,6 +98,7 @@ GPUMPI_FN static void gp_dims_offer(gp_dims_search *s, long sum)
         }
     }
     if (!better) return;
+    s->best_spread = spread;
     s->best_sum = sum;
     for (int q = 0; q < s->k; q++) s->best[q] = s->cur[q];
 }
@@ -81,18 +106,18 @@ GPUMPI_FN static void gp_dims_offer(gp_dims_search *s, long sum)
 /* Depth-first over non-increasing dims (an explicit stack: the GPU's is
  * small and recursion hides its size from the linker). At level i, j dims
  * remain with product p[i], each <= maxd[i]; the first of them is the
- * largest, so at least p^(1/j), and larger ones only raise the bound
- * d + (j - 1) (p / d)^(1/(j - 1)) on their sum. */
+ * largest, so at least p^(1/j). Choosing d there leaves j - 1 dims whose
+ * smallest is at most (p / d)^(1/(j - 1)) and whose sum is at least
+ * (j - 1) (p / d)^(1/(j - 1)): bounds on the spread and the sum that only
+ * grow with d, so the first d past the best ends the level. */
 GPUMPI_FN static void gp_dims_search_run(gp_dims_search *s, int rest)
 {
     int p[32], maxd[32], next[32];
-    long sum[32];
-    double lo[32];
+    long sum[32], lo[32];
     int i = 0;
     p[0] = maxd[0] = rest;
     sum[0] = 0;
     next[0] = 0;
-    lo[0] = gp_root(rest, s->k) - 1e-9;
     while (i >= 0) {
         int j = s->k - i;
         if (j == 1) {
@@ -103,18 +128,34 @@ GPUMPI_FN static void gp_dims_search_run(gp_dims_search *s, int rest)
             i--;
             continue;
         }
+        if (next[i] == 0) {
+            lo[i] = gp_iroot(p[i], j);
+            if (gp_pow_le(lo[i], j, p[i] - 1)) lo[i]++; /* lo^j < p: the largest is larger */
+        }
         int descend = 0;
         while (next[i] < s->ndiv) {
             int d = s->div[next[i]++];
             if (d > maxd[i] || d > p[i]) break;
             if (d < lo[i] || p[i] % d) continue;
-            if (sum[i] + d + (j - 1) * gp_root((double)p[i] / d, j - 1) > (double)s->best_sum + 1e-6) break;
+            int q = p[i] / d;
+            long smallest = gp_iroot(q, j - 1), first = i ? s->cur[0] : d;
+            if (smallest > d) smallest = d;
+            long spread = first - smallest;
+            if (spread > s->best_spread) break;
+            /* at the best spread, only a larger largest (so smallest) dim
+             * wins, or the same with a smaller sum; below level 0 the
+             * largest is fixed, so no larger d does better either */
+            if (spread == s->best_spread &&
+                (first < s->best[0] || (first == s->best[0] && sum[i] + d + (j - 1) * gp_root((double)q, j - 1) >
+                                                                     (double)s->best_sum + 1e-6))) {
+                if (i) break;
+                continue;
+            }
             s->cur[i] = d;
-            p[i + 1] = p[i] / d;
+            p[i + 1] = q;
             maxd[i + 1] = d;
             sum[i + 1] = sum[i] + d;
             next[i + 1] = 0;
-            lo[i + 1] = gp_root(p[i + 1], j - 1) - 1e-9;
             descend = 1;
             break;
         }
@@ -179,7 +220,7 @@ GPUMPI_FN int MPI_Dims_create(int nnodes, int ndims, int dims[])
         return gp_err(MPI_COMM_WORLD, "MPI_Dims_create", MPI_ERR_DIMS, "%d free dimensions (at most 32)", free_dims);
     gp_dims_search s;
     s.k = free_dims;
-    s.best_sum = 0x7fffffffffffffffL;
+    s.best_spread = s.best_sum = 0x7fffffffffffffffL;
     s.div = gp_divisors(rest, &s.ndiv);
     if (!s.div) return gp_fatal("MPI_Dims_create", MPI_ERR_NO_MEM, "no device heap left");
     gp_dims_search_run(&s, rest);
@@ -347,7 +388,10 @@ GPUMPI_FN int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm *new
             color = color * d + coords[i];
         }
     }
+    /* no dimension kept: a zero-dimensional grid, one process, which (as
+     * with MPI_Cart_create of 0 dims, and as MPICH does) is rank 0's alone */
+    if (kept == 0) color = gp_comm_rank(comm) == 0 ? 0 : MPI_UNDEFINED;
     GP_TRY(gp_comm_split("MPI_Cart_sub", comm, color, key, newcomm));
-    gp_comm_find(*newcomm)->topo = gp_topo_new(kept, dims, periods);
+    if (*newcomm != MPI_COMM_NULL) gp_comm_find(*newcomm)->topo = gp_topo_new(kept, dims, periods);
     return MPI_SUCCESS;
 }

@@ -258,6 +258,26 @@ int main(int argc, char **argv)
     MPI_Group_incl(world, 0, list, &none);
     CHECK(gsize(none) == 0 && compare(none, MPI_GROUP_EMPTY) == MPI_IDENT, "incl of no ranks is empty");
 
+    /* disjoint groups (MPI-2.2): each rank passes the group of its own
+     * third of the world, and gets a communicator of that third */
+    {
+        int third = rank * 3 / size, lo = (third * size + 2) / 3, hi = ((third + 1) * size + 2) / 3;
+        int range[1][3] = {{lo, hi - 1, 1}};
+        MPI_Group mine;
+        MPI_Group_range_incl(world, 1, range, &mine);
+        MPI_Comm ct;
+        MPI_Comm_create(MPI_COMM_WORLD, mine, &ct);
+        int cs = -1, cr = -1;
+        if (ct != MPI_COMM_NULL) MPI_Comm_size(ct, &cs), MPI_Comm_rank(ct, &cr);
+        CHECK(ct != MPI_COMM_NULL && cs == hi - lo && cr == rank - lo,
+              "Comm_create of disjoint groups: size %d rank %d, want %d and %d", cs, cr, hi - lo, rank - lo);
+        int sum = -1;
+        if (ct != MPI_COMM_NULL) MPI_Allreduce(&rank, &sum, 1, MPI_INT, MPI_SUM, ct);
+        CHECK(sum == (lo + hi - 1) * (hi - lo) / 2, "Comm_create of disjoint groups: allreduce %d", sum);
+        if (ct != MPI_COMM_NULL) MPI_Comm_free(&ct);
+        MPI_Group_free(&mine);
+    }
+
     MPI_Group *all[] = {&world, &evens_rev, &evens, &evens2, &odds, &rev, &u, &x, &d, &empty_x, &self_d, &u2, &irr, &none};
     for (unsigned i = 0; i < sizeof all / sizeof all[0]; i++) {
         MPI_Group_free(all[i]);

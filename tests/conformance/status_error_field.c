@@ -1,6 +1,7 @@
 /* The MPI_ERROR field of a status (MPI-3.1 3.2.5): calls that return one
  * status (MPI_Recv, MPI_Sendrecv, MPI_Wait, MPI_Test, MPI_Waitany,
- * MPI_Mrecv, MPI_Request_get_status) leave it as it was; the calls that return several set it in every status when, and only
+ * MPI_Mrecv, MPI_Request_get_status of a request that was active) leave it
+ * as it was; the calls that return several set it in every status when, and only
  * when, they return MPI_ERR_IN_STATUS (a truncated receive among them,
  * under MPI_ERRORS_RETURN). Prints " No Errors" when every check passed on
  * every rank. Any number of ranks >= 1. */

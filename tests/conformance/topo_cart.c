@@ -21,7 +21,11 @@ static const int dims_cases[][10] = {
     {24, 3, 0, 0, 0, 0, 4, 3, 2},
     {64, 3, 0, 0, 0, 0, 4, 4, 4},
     {360, 3, 0, 0, 0, 0, 10, 6, 6},
-    /* equal sums: MPICH takes the smaller spread, then the larger first dims */
+    /* the smallest spread (largest less smallest), then the largest first
+     * dim, then the smallest sum, as MPICH 4.0 */
+    {76908, 3, 0, 0, 0, 0, 52, 51, 29},
+    {590520, 4, 0, 0, 0, 0, 38, 37, 21, 20},
+    {70416, 4, 0, 0, 0, 0, 163, 9, 8, 6},
     {6552, 3, 0, 0, 0, 0, 24, 21, 13},
     {1008, 3, 0, 0, 0, 0, 12, 12, 7},
     {7425, 3, 0, 0, 0, 0, 27, 25, 11},
@@ -197,6 +201,23 @@ int main(int argc, char **argv)
     MPI_Comm_rank(plane, &pr);
     CHECK(pr == c[0] * d3[2] + c[2], "plane rank %d, want %d", pr, c[0] * d3[2] + c[2]);
     MPI_Comm_free(&plane);
+
+    /* no dimension kept: a zero-dimensional grid of one process, c2's
+     * rank 0 (the others get MPI_COMM_NULL, as from a 0-D Cart_create) */
+    int keep_none[2] = {0, 0};
+    MPI_Comm point;
+    MPI_Cart_sub(c2, keep_none, &point);
+    if (rank == 0) {
+        int cmp = -1, nd0 = -1;
+        MPI_Comm_compare(point, MPI_COMM_SELF, &cmp);
+        CHECK(cmp == MPI_CONGRUENT, "Cart_sub to 0 dims on rank 0: compare with MPI_COMM_SELF %d", cmp);
+        MPI_Topo_test(point, &status);
+        MPI_Cartdim_get(point, &nd0);
+        CHECK(status == MPI_CART && nd0 == 0, "Cart_sub to 0 dims: topology %d with %d dims", status, nd0);
+        MPI_Comm_free(&point);
+    } else {
+        CHECK(point == MPI_COMM_NULL, "Cart_sub to 0 dims: rank %d got a communicator", rank);
+    }
 
     /* a grid smaller than the world: the others get MPI_COMM_NULL */
     int d1[1] = {size > 1 ? size - 1 : 1}, p1[1] = {0};

@@ -168,12 +168,15 @@ def judge(run, rc, output):
 
 def execute(tc, run):
     exe = os.path.join(tc.work, run.directory, run.program)
-    env = dict(os.environ, **run.env)
+    # as runtests: mpiexec (gpumpi's launcher too) ends a job that runs past
+    # MPIEXEC_TIMEOUT with an error, which init/timeout expects; the kill
+    # here, a little later, is for a job that does not end even then
+    env = dict(os.environ, MPIEXEC_TIMEOUT=str(run.time_limit), **run.env)
     start = time.time()
     p = subprocess.Popen(tc.command(exe, run), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                          cwd=os.path.dirname(exe), env=env, start_new_session=True)
     try:
-        out, _ = p.communicate(timeout=run.time_limit)
+        out, _ = p.communicate(timeout=run.time_limit + 15)
         ok, detail = judge(run, p.returncode, out.decode(errors="replace"))
         run.result, run.detail = ("pass" if ok else "fail"), detail
     except subprocess.TimeoutExpired:

@@ -24,8 +24,11 @@
 #define MPI_CART 2
 #define MPI_DIST_GRAPH 3
 
-/* MPI_Comm_split_type: every rank shares the one device. */
+/* MPI_Comm_split_type: every rank shares the one device. HW_GUIDED knows
+ * "mpi_shared_memory" alone; HW_UNGUIDED finds no smaller level. */
 #define MPI_COMM_TYPE_SHARED 1
+#define MPI_COMM_TYPE_HW_UNGUIDED 2
+#define MPI_COMM_TYPE_HW_GUIDED 3
 
 /* Attribute keys. The predefined ones are attached to every communicator. */
 #define MPI_KEYVAL_INVALID 0
@@ -145,6 +148,9 @@ GPUMPI_FN int MPI_Info_get_nthkey(MPI_Info info, int n, char *key);
 GPUMPI_FN int MPI_Info_delete(MPI_Info info, const char *key);
 GPUMPI_FN int MPI_Info_dup(MPI_Info info, MPI_Info *newinfo);
 GPUMPI_FN int MPI_Info_free(MPI_Info *info);
+/* MPI-4.0. */
+GPUMPI_FN int MPI_Info_get_string(MPI_Info info, const char *key, int *buflen, char *value, int *flag);
+GPUMPI_FN int MPI_Info_create_env(int argc, char *argv[], MPI_Info *info);
 
 GPUMPI_FN int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm *newcomm);
 /* newcomm is usable once the request completes. */
