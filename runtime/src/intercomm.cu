@@ -22,15 +22,15 @@
 
 GPUMPI_FN static gp_comm *gp_ic(MPI_Comm comm) { return gp_comm_find(comm); }
 
-/* The leaders swap `bytes` (both sides the same size); the send starts
- * before the receive, so neither waits on the other's. */
-GPUMPI_FN static void gp_ic_leaders_swap(MPI_Comm ic, const void *out, void *in, size_t bytes)
+/* The leaders swap out_bytes for in_bytes (each side knows both); the send
+ * starts before the receive, so neither waits on the other's. */
+GPUMPI_FN static void gp_ic_leaders_swap(MPI_Comm ic, const void *out, size_t out_bytes, void *in, size_t in_bytes)
 {
     gp_comm *c = gp_ic(ic);
     int peer = gp_ranks_world(&c->remote, 0), ctx = c->ctx + 1, src, tag;
     size_t got;
-    gp_msg *m = gp_send_start(out, (int)bytes, MPI_BYTE, peer, GP_IC_TAG, ctx, GP_SEND_STANDARD);
-    gp_recv_bytes(in, bytes, peer, GP_IC_TAG, ctx, &src, &tag, &got);
+    gp_msg *m = gp_send_start(out, (int)out_bytes, MPI_BYTE, peer, GP_IC_TAG, ctx, GP_SEND_STANDARD);
+    gp_recv_bytes(in, in_bytes, peer, GP_IC_TAG, ctx, &src, &tag, &got);
     if (m) gp_send_wait(m);
 }
 
@@ -48,7 +48,7 @@ GPUMPI_FN static int gp_ic_agree_ctx(const char *fn, MPI_Comm ic)
     int ctx = 0;
     if (c->rank == 0) {
         int mine = gp_ic_allocates(c) ? gp_ctx_alloc(fn) : 0, theirs = 0;
-        gp_ic_leaders_swap(ic, &mine, &theirs, sizeof mine);
+        gp_ic_leaders_swap(ic, &mine, sizeof mine, &theirs, sizeof theirs);
         ctx = gp_ic_allocates(gp_ic(ic)) ? mine : theirs;
     }
     MPI_Bcast(&ctx, 1, MPI_INT, 0, local);
@@ -139,11 +139,11 @@ GPUMPI_FN int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm *newint
     int order[2] = {0, 0}; /* [0]: this group goes first, [1]: the context */
     if (c->rank == 0) {
         int mine[2] = {high ? 1 : 0, 0}, theirs[2];
-        gp_ic_leaders_swap(intercomm, mine, theirs, sizeof mine);
+        gp_ic_leaders_swap(intercomm, mine, sizeof mine, theirs, sizeof theirs);
         c = gp_ic(intercomm);
         int first = mine[0] != theirs[0] ? !mine[0] : gp_ic_allocates(c);
         mine[1] = first ? gp_ctx_alloc(fn) : 0;
-        gp_ic_leaders_swap(intercomm, mine, theirs, sizeof mine);
+        gp_ic_leaders_swap(intercomm, mine, sizeof mine, theirs, sizeof theirs);
         order[0] = first;
         order[1] = first ? mine[1] : theirs[1];
     }
@@ -211,15 +211,8 @@ GPUMPI_FN int gp_intercomm_split(const char *fn, MPI_Comm comm, int color, int k
     if (!lists) return gp_err(comm, fn, MPI_ERR_NO_MEM, "no device heap left for %d colors", nl + nr);
     int *ours = lists, *theirs = lists + 2 * nl, mine[2] = {color, key};
     MPI_Allgather(mine, 2, MPI_INT, ours, 2, MPI_INT, hidden);
-    if (gp_ic(comm)->rank == 0) {
-        /* the lists differ in size: each side's length is known to both */
-        gp_comm *cc = gp_ic(comm);
-        int peer = gp_ranks_world(&cc->remote, 0), ctx = cc->ctx + 1, src, tag;
-        size_t got;
-        gp_msg *m = gp_send_start(ours, 2 * nl, MPI_INT, peer, GP_IC_TAG, ctx, GP_SEND_STANDARD);
-        gp_recv_bytes(theirs, sizeof(int) * 2 * (size_t)nr, peer, GP_IC_TAG, ctx, &src, &tag, &got);
-        if (m) gp_send_wait(m);
-    }
+    if (gp_ic(comm)->rank == 0)
+        gp_ic_leaders_swap(comm, ours, sizeof(int) * 2 * (size_t)nl, theirs, sizeof(int) * 2 * (size_t)nr);
     MPI_Bcast(theirs, 2 * nr, MPI_INT, 0, hidden);
     /* one context pair per color both groups have, allocated on this
      * group's side when it allocates (gp_ic_allocates) by the color's
