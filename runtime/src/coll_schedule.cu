@@ -163,9 +163,10 @@ GPUMPI_FN static int gp_step_poll(gp_sched *s, gp_step *st, const uint32_t *mark
         gp_sched_deliver(s, m, st->buf, st->count, st->type, st->exact);
         return 1;
     }
-    default: /* GP_STEP_RECV_ANY: each source sends one message, placed by its source */
+    default: { /* GP_STEP_RECV_ANY: each source sends one message, placed by its source */
+        gp_uq_walk walk = {0, 0};
         while (st->peer > 0) {
-            gp_msg *m = gp_take_match(MPI_ANY_SOURCE, s->tag, s->ctx, mark);
+            gp_msg *m = gp_walk_take(&walk, s->tag, s->ctx, *mark);
             if (!m) return 0;
             void *buf;
             int count;
@@ -176,6 +177,7 @@ GPUMPI_FN static int gp_step_poll(gp_sched *s, gp_step *st, const uint32_t *mark
             s->progressed = 1;
         }
         return 1;
+    }
     }
 }
 
