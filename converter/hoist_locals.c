@@ -164,6 +164,21 @@ static int macro_of_function(hoist *h, CXCursor cur, char **body)
     return 1;
 }
 
+/* Is the token's cursor an enumerator of an enum declared inside the
+ * function being moved from? Then value is its value, in parentheses. */
+static int local_enumerator(hoist *h, CXCursor cur, char value[32])
+{
+    CXCursor d = clang_getCursorReferenced(cur);
+    if (clang_Cursor_isNull(d) || clang_getCursorKind(d) != CXCursor_EnumConstantDecl) return 0;
+    CXFile f, ff;
+    unsigned b, e, fb, fe;
+    if (!gp_extent(d, &f, &b, &e) || !gp_extent(h->fn, &ff, &fb, &fe) || !clang_File_isEqual(f, ff) || b < fb ||
+        b >= fe)
+        return 0;
+    snprintf(value, 32, "(%lld)", clang_getEnumConstantDeclValue(d));
+    return 1;
+}
+
 /* The statement as one line of tokens, with moved names renamed. */
 static void move_statement(hoist *h, CXCursor stmt)
 {
@@ -183,7 +198,7 @@ static void move_statement(hoist *h, CXCursor stmt)
     clang_tokenize(c->tu, clang_getCursorExtent(stmt), &toks, &n);
     CXCursor *curs = calloc(n + 1, sizeof *curs);
     clang_annotateTokens(c->tu, toks, n, curs);
-    char *body = NULL;
+    char *body = NULL, value[32];
     for (unsigned i = 0; i < n; i++) {
         CXString s = clang_getTokenSpelling(c->tu, toks[i]);
         const char *t = clang_getCString(s), *to = NULL;
@@ -202,6 +217,12 @@ static void move_statement(hoist *h, CXCursor stmt)
                             t);
             free(body);
             body = NULL;
+            clang_disposeString(s);
+            if (i + 1 < n) append(h, " ");
+            continue;
+        }
+        if (clang_getTokenKind(toks[i]) == CXToken_Identifier && local_enumerator(h, curs[i], value)) {
+            append(h, value); /* `enum { K = 120 }; static int got[2 * K];`: K means nothing at file scope */
             clang_disposeString(s);
             if (i + 1 < n) append(h, " ");
             continue;

@@ -213,6 +213,10 @@ def main():
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 2)
     ap.add_argument("--results", help="write every run's result here")
     ap.add_argument("--verbose", action="store_true", help="print every failure's detail")
+    # the GPU machine has no converter: build here, carry the programs, run there
+    ap.add_argument("--build-only", action="store_true", help="build the programs and stop")
+    ap.add_argument("--prebuilt", action="store_true",
+                    help="build nothing: run the programs already in --work (a missing one fails as a build)")
     a = ap.parse_args()
     src, work = os.path.abspath(a.src), os.path.abspath(a.work)
     os.makedirs(work, exist_ok=True)
@@ -228,14 +232,25 @@ def main():
             programs[(d, r.program)] = specs.get(r.program, ([r.program + ".c"], [], [], False))
 
     t0 = time.time()
-    lib = build_support(tc)
     build_log = {}
-    with cf.ThreadPoolExecutor(a.jobs) as pool:
-        futures = [pool.submit(build_program, tc, lib, d, p, s) for (d, p), s in programs.items()]
-        for (d, p), f in zip(programs, futures):
-            _, ok, log = f.result()
-            build_log[(d, p)] = None if ok else log
+    if a.prebuilt:
+        for d, p in programs:
+            exe = os.path.join(work, d, p)
+            build_log[(d, p)] = None if os.access(exe, os.X_OK) else "error: not built (%s)" % exe
+    else:
+        lib = build_support(tc)
+        with cf.ThreadPoolExecutor(a.jobs) as pool:
+            futures = [pool.submit(build_program, tc, lib, d, p, s) for (d, p), s in programs.items()]
+            for (d, p), f in zip(programs, futures):
+                _, ok, log = f.result()
+                build_log[(d, p)] = None if ok else log
     t_build = time.time() - t0
+    if a.build_only:
+        failed = [k for k, log in build_log.items() if log is not None]
+        for d, p in failed:
+            print("build failed: %s/%s: %s" % (d, p, build_log[(d, p)].strip().splitlines()[-1:]))
+        print("%d of %d programs built in %.0f s" % (len(programs) - len(failed), len(programs), t_build))
+        return 1 if failed else 0
 
     todo = []
     for r in runs:

@@ -1,6 +1,7 @@
 /* Static locals move to file scope, renamed function__name: initializers
  * that need casts or take other statics' addresses, designated initializers,
- * two statics of one name in one function, and __thread. */
+ * two statics of one name in one function, __thread, and a static array
+ * sized by an enumerator of the function's own enum. */
 #include <stdio.h>
 
 enum mode { OFF, ON };
@@ -22,11 +23,19 @@ static int count(int reset)
     return calls + c.level + (none == 0) + per_thread;
 }
 
+static int tally(int i)
+{
+    enum { K = 120 };
+    static int got[2 * K];
+    got[i] += i;
+    return got[i] + K;
+}
+
 int main(void)
 {
     int a = count(0), b = count(0), r = count(1), s = count(1);
     printf("static locals %d %d %d %d\n", a, b, r, s);
-    return !(a == 11 && b == 13 && r == 100 && s == 101);
+    return !(a == 11 && b == 13 && r == 100 && s == 101 && tally(239) + tally(239) == 240 + 239 * 3);
 }
 
 /* a static local named in a macro argument is renamed where it is written */
