@@ -145,8 +145,15 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     w->envp = strings_blob(envc, environ);
     w->ranks = zalloc(sizeof(gp_rank) * n);
     w->slots = zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n);
-    if (!o->heap) o->heap = (size_t)4 << 30;
-    w->heap.base = malloc(o->heap); /* untouched pages cost nothing */
+    /* as on the GPU, where it is most of the free memory: by default half
+     * the machine's memory (at least 4g), reserved, not committed: only
+     * the pages ranks touch cost anything */
+    if (!o->heap) {
+        size_t half = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE) / 2;
+        o->heap = half > ((size_t)4 << 30) ? half : (size_t)4 << 30;
+    }
+    w->heap.base = mmap(NULL, o->heap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (w->heap.base == MAP_FAILED) w->heap.base = NULL;
     w->heap.size = o->heap;
     if (!w->heap.base) {
         fprintf(stderr, "gpumpi: cannot reserve the %llu-byte heap (--heap)\n", (unsigned long long)o->heap);

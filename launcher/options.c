@@ -22,7 +22,7 @@ static void usage(FILE *to, const char *prog)
             "  --device D       the CUDA device to run on (default 0)\n"
             "  --stack BYTES    stack per rank (default: what the build measured, else 16k; suffixes k, m)\n"
             "  --heap BYTES     heap for malloc, shared by all ranks (default: most of the free GPU memory,\n"
-            "                   4g on the threads backend; suffixes k, m, g)\n"
+            "                   half the machine's memory, at least 4g, on the threads backend; suffixes k, m, g)\n"
             "  --private BYTES  each rank's memory of its own, where malloc takes blocks of 1k and more first\n"
             "                   (up to half of it each) and where the globals go when they fit: on the GPU the\n"
             "                   rank's local memory, which the GPU interleaves across a warp, so that ranks\n"
