@@ -178,15 +178,13 @@ GPUMPI_FN int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status 
 GPUMPI_FN int MPI_Status_set_elements(MPI_Status *status, MPI_Datatype datatype, int count);
 GPUMPI_FN int MPI_Status_set_elements_x(MPI_Status *status, MPI_Datatype datatype, MPI_Count count);
 GPUMPI_FN int MPI_Status_set_cancelled(MPI_Status *status, int flag);
-/* Generalized requests are not provided: a call fails to compile, with an
- * identifier that names the function (as libc-shim's unprovided.h does for
- * the C library). The callback types are declared so that a program's
- * callbacks compile and the error points at the call. */
+/* Generalized requests (MPI-4.0 13.2; grequest.cu). */
 typedef int MPI_Grequest_query_function(void *extra_state, MPI_Status *status);
 typedef int MPI_Grequest_free_function(void *extra_state);
 typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
-#define MPI_Grequest_start(...) MPI_Grequest_start_is_not_provided_by_gpumpi(__VA_ARGS__)
-#define MPI_Grequest_complete(...) MPI_Grequest_complete_is_not_provided_by_gpumpi(__VA_ARGS__)
+GPUMPI_FN int MPI_Grequest_start(MPI_Grequest_query_function *query_fn, MPI_Grequest_free_function *free_fn,
+                                 MPI_Grequest_cancel_function *cancel_fn, void *extra_state, MPI_Request *request);
+GPUMPI_FN int MPI_Grequest_complete(MPI_Request request);
 
 /* The rest of the API, one header per part of the runtime. */
 #include "gpumpi/mpi_coll.h"

@@ -253,6 +253,10 @@ GPUMPI_FN int gp_neighbor_alltoallw_call(const gp_coll_nb *nb, const void *sendb
  * intercommunicator to these after checking comm ---------------------- */
 GPUMPI_FN static inline int gp_coll_is_inter(MPI_Comm comm) { return comm != MPI_COMM_WORLD && gp_comm_is_inter(comm); }
 GPUMPI_FN int gp_inter_barrier(const gp_coll_nb *nb, MPI_Comm comm);
+/* MPI_Comm_idup's agreement, nonblocking (nb set): vals[0] goes from local
+ * rank 0 of the group that allocates to the other group's rank 0, then
+ * each group's rank 0 sends its vals[0..1] to the rest of its group. */
+GPUMPI_FN int gp_inter_idup_agree(const gp_coll_nb *nb, MPI_Comm comm, int allocates, int vals[2]);
 /* kind: 0 bcast (sbuf and rbuf the one buffer), 1 gather, 2 gatherv, 3 scatter, 4 scatterv (the root's counts, displs) */
 GPUMPI_FN int gp_inter_rooted(const gp_coll_nb *nb, const char *fn, MPI_Comm comm, int kind, int root,
                               const void *sbuf, int scount, MPI_Datatype stype, void *rbuf, int rcount,

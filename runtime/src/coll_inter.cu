@@ -74,6 +74,31 @@ GPUMPI_FN int gp_inter_barrier(const gp_coll_nb *nb, MPI_Comm comm)
     return gp_coll_go(nb, s);
 }
 
+/* ---- MPI_Comm_idup's agreement (comm_idup.cu) ---------------------------- */
+
+/* Local rank 0 of the group that allocates (a.kind) hands vals[0] to the other group's rank 0. */
+GPUMPI_FN static int gp_ic_hand_over_round(gp_sched *s, int k)
+{
+    if (k == 0 && s->me == 0) {
+        if (s->a.kind)
+            gp_sched_send(s, 0, s->a.sbuf, 1, MPI_INT);
+        else
+            gp_sched_recv(s, 0, s->a.rbuf, 1, MPI_INT, 1);
+    }
+    return 0;
+}
+
+GPUMPI_FN int gp_inter_idup_agree(const gp_coll_nb *nb, MPI_Comm comm, int allocates, int vals[2])
+{
+    gp_sched *s = gp_coll_sched(nb, 0);
+    gp_sched_init(s, nb->fn, comm);
+    gp_coll_set_bufs(s, vals, 2, MPI_INT, vals, 2, MPI_INT);
+    s->a.kind = allocates;
+    gp_sched_add_phase(s, gp_ic_hand_over_round);
+    gp_sched_add_phase(s, gp_ic_fanout_round);
+    return gp_coll_go(nb, s);
+}
+
 /* ---- rooted: the root talks to every rank of the other group ------------- */
 
 /* The root's side: its messages to or from remote rank i. */

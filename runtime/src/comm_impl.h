@@ -177,11 +177,21 @@ GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info
  * communicator in context ctx (hints taken over). */
 GPUMPI_FN int gp_comm_dup_hints(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm,
                                 MPI_Info *hints);
-GPUMPI_FN int gp_comm_dup_as(const char *fn, MPI_Comm comm, MPI_Info hints, int ctx, MPI_Comm *newcomm);
+/* An intercommunicator's dup has two contexts: local_ctx is its hidden
+ * local communicator's (unused for an intracommunicator). */
+GPUMPI_FN int gp_comm_dup_as(const char *fn, MPI_Comm comm, MPI_Info hints, int ctx, int local_ctx,
+                             MPI_Comm *newcomm);
 
 /* Intercommunicators (intercomm.cu): MPI_Comm_dup and MPI_Comm_split (and
- * create, a split) of one; collective over both groups. */
-GPUMPI_FN int gp_intercomm_dup(const char *fn, MPI_Comm comm, MPI_Comm *newcomm);
+ * create, a split) of one; collective over both groups. A dup agrees on
+ * its context pair (ctx[0]: allocated by the group of which
+ * gp_intercomm_allocates is true) and its hidden local communicator's
+ * context (ctx[1], each group its own), blocking here and nonblocking in
+ * MPI_Comm_idup (comm_idup.cu); gp_intercomm_dup_as makes the dup's
+ * handle, with no hints or attributes. */
+GPUMPI_FN int gp_intercomm_allocates(MPI_Comm ic);
+GPUMPI_FN void gp_intercomm_dup_agree(const char *fn, MPI_Comm comm, int ctx[2]);
+GPUMPI_FN MPI_Comm gp_intercomm_dup_as(MPI_Comm comm, int ctx, int local_ctx);
 GPUMPI_FN int gp_intercomm_split(const char *fn, MPI_Comm comm, int color, int key, MPI_Comm *newcomm);
 
 /* Groups (group.cu). */

@@ -213,14 +213,14 @@ GPUMPI_FN int gp_comm_dup(const char *fn, MPI_Comm comm, int with_info, MPI_Info
 {
     MPI_Info hints;
     GP_TRY(gp_comm_dup_hints(fn, comm, with_info, info, newcomm, &hints));
+    int ctx[2] = {0, 0};
     if (gp_comm_is_inter(comm)) {
-        MPI_Comm h;
-        GP_TRY(gp_intercomm_dup(fn, comm, &h));
-        return gp_comm_dup_attrs(fn, comm, hints, h, newcomm);
+        gp_intercomm_dup_agree(fn, comm, ctx);
+    } else {
+        if (gp_comm_rank(comm) == 0) ctx[0] = gp_ctx_alloc(fn);
+        MPI_Bcast(ctx, 1, MPI_INT, 0, comm);
     }
-    int ctx = gp_comm_rank(comm) == 0 ? gp_ctx_alloc(fn) : 0;
-    MPI_Bcast(&ctx, 1, MPI_INT, 0, comm);
-    return gp_comm_dup_as(fn, comm, hints, ctx, newcomm);
+    return gp_comm_dup_as(fn, comm, hints, ctx[0], ctx[1], newcomm);
 }
 
 GPUMPI_FN int gp_comm_dup_hints(const char *fn, MPI_Comm comm, int with_info, MPI_Info info, MPI_Comm *newcomm,
@@ -249,8 +249,11 @@ GPUMPI_FN static int gp_comm_dup_attrs(const char *fn, MPI_Comm comm, MPI_Info h
     return MPI_SUCCESS;
 }
 
-GPUMPI_FN int gp_comm_dup_as(const char *fn, MPI_Comm comm, MPI_Info hints, int ctx, MPI_Comm *newcomm)
+GPUMPI_FN int gp_comm_dup_as(const char *fn, MPI_Comm comm, MPI_Info hints, int ctx, int local_ctx,
+                             MPI_Comm *newcomm)
 {
+    if (gp_comm_is_inter(comm))
+        return gp_comm_dup_attrs(fn, comm, hints, gp_intercomm_dup_as(comm, ctx, local_ctx), newcomm);
     gp_comm *c = gp_comm_find(comm);
     gp_ranks ranks = c->ranks;
     gp_ranks_retain(&ranks);

@@ -40,20 +40,7 @@ GPUMPI_FN static int gp_ic_allocates(const gp_comm *c)
     return gp_ranks_world(&c->ranks, 0) < gp_ranks_world(&c->remote, 0);
 }
 
-/* A context pair both groups agree on (collective over the intercomm). */
-GPUMPI_FN static int gp_ic_agree_ctx(const char *fn, MPI_Comm ic)
-{
-    gp_comm *c = gp_ic(ic);
-    MPI_Comm local = c->local;
-    int ctx = 0;
-    if (c->rank == 0) {
-        int mine = gp_ic_allocates(c) ? gp_ctx_alloc(fn) : 0, theirs = 0;
-        gp_ic_leaders_swap(ic, &mine, sizeof mine, &theirs, sizeof theirs);
-        ctx = gp_ic_allocates(gp_ic(ic)) ? mine : theirs;
-    }
-    MPI_Bcast(&ctx, 1, MPI_INT, 0, local);
-    return ctx;
-}
+GPUMPI_FN int gp_intercomm_allocates(MPI_Comm ic) { return gp_ic_allocates(gp_ic(ic)); }
 
 /* Makes the intercommunicator handle (error handler from parent): local group from the intracomm
  * `local` (which it keeps as its hidden one), remote group `remote`
@@ -185,15 +172,31 @@ GPUMPI_FN int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group *group)
 
 /* ---- MPI_Comm_dup, split and create on an intercommunicator ------------- */
 
-GPUMPI_FN int gp_intercomm_dup(const char *fn, MPI_Comm comm, MPI_Comm *newcomm)
+/* The leaders swap what they allocated (the allocating group's leader the
+ * pair both groups share), then each group learns the pair and its own
+ * leader's local context. */
+GPUMPI_FN void gp_intercomm_dup_agree(const char *fn, MPI_Comm comm, int ctx[2])
 {
-    int ctx = gp_ic_agree_ctx(fn, comm);
-    MPI_Comm local;
-    GP_TRY(gp_comm_dup(fn, gp_ic(comm)->local, 0, MPI_INFO_NULL, &local));
-    gp_ranks remote = gp_ic(comm)->remote;
+    gp_comm *c = gp_ic(comm);
+    if (c->rank == 0) {
+        int allocates = gp_ic_allocates(c), mine = allocates ? gp_ctx_alloc(fn) : 0, theirs = 0;
+        gp_ic_leaders_swap(comm, &mine, sizeof mine, &theirs, sizeof theirs);
+        ctx[0] = allocates ? mine : theirs;
+        ctx[1] = gp_ctx_alloc(fn);
+    }
+    MPI_Bcast(ctx, 2, MPI_INT, 0, gp_ic(comm)->local);
+}
+
+GPUMPI_FN MPI_Comm gp_intercomm_dup_as(MPI_Comm comm, int ctx, int local_ctx)
+{
+    MPI_Comm hidden = gp_ic(comm)->local;
+    gp_comm *l = gp_comm_find(hidden);
+    gp_ranks ranks = l->ranks;
+    gp_ranks_retain(&ranks);
+    MPI_Comm local = gp_comm_make(hidden, &ranks, l->rank, local_ctx);
+    gp_ranks remote = gp_ic(comm)->remote; /* the table may have moved */
     gp_ranks_retain(&remote);
-    *newcomm = gp_ic_make(comm, local, &remote, ctx);
-    return MPI_SUCCESS;
+    return gp_ic_make(comm, local, &remote, ctx);
 }
 
 /* Each group's (color, key) lists, this group's and the other's, then the

@@ -210,6 +210,11 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
         }
         return rc;
     }
+    if (q->kind == GP_REQ_GREQ) {
+        int rc = gp_greq_hand_back(fn, *request, status);
+        *request = MPI_REQUEST_NULL;
+        return rc;
+    }
     MPI_Status st = q->status;
     MPI_Comm comm = q->comm;
     int err = q->err;
@@ -288,7 +293,8 @@ GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
     if (h == MPI_REQUEST_NULL || gp_req_at(h)->done) return 0;
     if (gp_req_at(h)->kind == GP_REQ_COLL) return gp_coll_req_sends_pending(gp_req_at(h));
     if (gp_req_at(h)->kind == GP_REQ_PAIR) return gp_is_pending_send(gp_req_at(h)->halves[0]);
-    return gp_req_at(h)->kind == GP_REQ_SEND;
+    /* a generalized request: nothing arriving here completes it either */
+    return gp_req_at(h)->kind == GP_REQ_SEND || gp_req_at(h)->kind == GP_REQ_GREQ;
 }
 
 GPUMPI_FN static int gp_wait(MPI_Request *request, MPI_Status *status)
@@ -355,14 +361,18 @@ GPUMPI_FN static int gp_check_all(const char *fn, int count, MPI_Request request
 GPUMPI_FN static MPI_Status *gp_nth(MPI_Status statuses[], int i) { return statuses ? &statuses[i] : 0; }
 
 /* Did any of these finished requests end in an error? (A collective's
- * error shows only when it completes.) */
+ * error shows only when it completes; a generalized request's is its
+ * query callback's, asked here for the call about to complete it.) */
 GPUMPI_FN static int gp_any_failed(int n, const MPI_Request requests[], const int *indices)
 {
+    int failed = 0;
     for (int k = 0; k < n; k++) {
         MPI_Request h = requests[indices ? indices[k] : k];
-        if (!gp_inert(h) && gp_req_at(h)->kind != GP_REQ_COLL && gp_req_at(h)->err != MPI_SUCCESS) return 1;
+        if (gp_inert(h) || gp_req_at(h)->kind == GP_REQ_COLL) continue;
+        if (gp_req_at(h)->kind == GP_REQ_GREQ) gp_greq_query(h);
+        failed |= gp_req_at(h)->err != MPI_SUCCESS;
     }
-    return 0;
+    return failed;
 }
 
 /* Completes finished request i into status s: with MPI_ERR_IN_STATUS
@@ -528,6 +538,11 @@ GPUMPI_FN int MPI_Request_free(MPI_Request *request)
         return MPI_SUCCESS;
     }
     if (q->kind == GP_REQ_PAIR) gp_pair_release_halves(q);
+    if (q->kind == GP_REQ_GREQ) {
+        MPI_Request h = *request;
+        *request = MPI_REQUEST_NULL;
+        return gp_greq_free(h);
+    }
     if (q->kind == GP_REQ_COLL) /* MPI-3.1 5.12 */
         return gp_err(q->comm, "MPI_Request_free", MPI_ERR_REQUEST,
                       "request %d is a nonblocking collective's, which may not be freed (complete it with "
@@ -559,6 +574,7 @@ GPUMPI_FN int MPI_Cancel(MPI_Request *request)
         MPI_Request recv = q->halves[1];
         return MPI_Cancel(&recv);
     }
+    if (q->kind == GP_REQ_GREQ) return gp_greq_cancel(*request);
     gp_progress();
     /* only a receive that has not matched can be cancelled; a send goes on
      * (MPI lets a cancel fail), and Test_cancelled then says so */
@@ -596,6 +612,7 @@ GPUMPI_FN int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status 
     *flag = gp_poll(request);
     if (*flag) {
         gp_req *q = gp_req_at(request);
+        if (q->kind == GP_REQ_GREQ) return gp_greq_get_status(request, status);
         if (q->kind == GP_REQ_COLL)
             gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         else

@@ -7,8 +7,9 @@
 #include "runtime.h"
 
 /* GP_REQ_PAIR: MPI_Isendrecv(_replace)'s request, made of a send and a
- * receive of its own (isendrecv.cu) */
-enum { GP_REQ_FREE, GP_REQ_SEND, GP_REQ_RECV, GP_REQ_COLL, GP_REQ_PAIR };
+ * receive of its own (isendrecv.cu); GP_REQ_GREQ: a generalized request
+ * (grequest.cu), which the program completes */
+enum { GP_REQ_FREE, GP_REQ_SEND, GP_REQ_RECV, GP_REQ_COLL, GP_REQ_PAIR, GP_REQ_GREQ };
 
 typedef struct gp_req {
     int kind;
@@ -37,8 +38,12 @@ typedef struct gp_req {
     MPI_Comm comm;
     MPI_Status status; /* its MPI_ERROR unused: err */
     int err;           /* how it ended: MPI_SUCCESS, or MPI_ERR_TRUNCATE for a receive */
-    /* GP_REQ_COLL: a nonblocking collective (coll_nonblocking.cu) */
-    struct gp_sched *sched; /* its schedule, in heap memory the request owns */
+    union { /* one pointer for the kinds that need one: every request of every rank carries it */
+        /* GP_REQ_COLL: a nonblocking collective's schedule (coll_nonblocking.cu), in heap memory the request owns */
+        struct gp_sched *sched;
+        /* GP_REQ_GREQ: the program's callbacks and state (grequest.cu) */
+        struct gp_greq *greq;
+    };
     struct gp_coll_recipe *recipe; /* a persistent collective's arguments (coll_persistent.cu) */
     /* GP_REQ_PAIR: its send and receive (handles no one else sees); it
      * finishes when both have, with the receive's status; the outgoing
@@ -65,6 +70,19 @@ GPUMPI_FN int gp_make(const char *fn, int kind, int mode, const void *buf, int c
 GPUMPI_FN void gp_req_release(int h);
 /* Marks a request done, and frees it if MPI_Request_free came first. */
 GPUMPI_FN void gp_req_finish(int h);
+
+/* Generalized requests (grequest.cu), as the Wait/Test family and
+ * MPI_Request_free, MPI_Cancel and MPI_Request_get_status meet them
+ * (errors name fn; the error classes the callbacks return come back).
+ * gp_greq_query: the query callback's status and error kept in the
+ * request (q->status, q->err) for the call that completes it, which then
+ * calls gp_greq_hand_back: the status (the kept one, else a fresh query),
+ * then the free callback and the handle released. */
+GPUMPI_FN void gp_greq_query(int h);
+GPUMPI_FN int gp_greq_hand_back(const char *fn, int h, MPI_Status *status);
+GPUMPI_FN int gp_greq_get_status(int h, MPI_Status *status);
+GPUMPI_FN int gp_greq_free(int h);
+GPUMPI_FN int gp_greq_cancel(int h);
 
 /* Collective requests (coll_nonblocking.cu): moves every collective in
  * flight along (from gp_progress); hands a finished one back: frees its

@@ -4,7 +4,9 @@
  * intercommunicator meaning (data from one group lands in the other; a
  * root group passes MPI_ROOT and MPI_PROC_NULL), nonblocking ones, and
  * MPI_Intercomm_merge, MPI_Comm_dup, MPI_Comm_split and MPI_Comm_create
- * of one. With one rank there is no second group: only the world's checks. */
+ * of one, and MPI_Comm_idup(_with_info) of one overlapping other traffic
+ * (a dup that blocked until both groups had called it deadlocks there).
+ * With one rank there is no second group: only the world's checks. */
 #include "mpitest.h"
 #include <string.h>
 
@@ -164,6 +166,68 @@ static void check_made(void)
     MPI_Group_free(&lg);
 }
 
+/* One dup's traffic: a value across to the rank of the same number, and
+ * the remote group's sum of tagged local ranks. */
+static void check_dup_works(MPI_Comm d, int tag, const char *what)
+{
+    int flag = 0, rs = 0, ls = 0, lr = -1;
+    MPI_Comm_test_inter(d, &flag);
+    MPI_Comm_remote_size(d, &rs);
+    MPI_Comm_size(d, &ls);
+    MPI_Comm_rank(d, &lr);
+    CHECK(flag && rs == rsize && ls == lsize && lr == lrank, "%s: inter %d, sizes %d / %d, rank %d", what, flag, ls, rs,
+          lr);
+    int in = -1, out = val(low, lrank, tag), peer = lrank < rsize ? lrank : MPI_PROC_NULL;
+    MPI_Sendrecv(&out, 1, MPI_INT, peer, tag, &in, 1, MPI_INT, peer, tag, d, MPI_STATUS_IGNORE);
+    if (peer != MPI_PROC_NULL) CHECK(in == val(!low, peer, tag), "%s: sendrecv got %d", what, in);
+    int x = 1000 * tag + lrank, sum = -1;
+    MPI_Allreduce(&x, &sum, 1, MPI_INT, MPI_SUM, d);
+    CHECK(sum == 1000 * tag * rsize + rsize * (rsize - 1) / 2, "%s: allreduce %d", what, sum);
+}
+
+static void check_idup(void)
+{
+    /* each group's rank 0 takes a message from every other remote rank
+     * before it calls MPI_Comm_idup; those ranks send only after theirs */
+    MPI_Comm d;
+    MPI_Request req;
+    int buf[2];
+    if (lrank == 0) {
+        for (int i = 1; i < rsize; i++) {
+            MPI_Recv(buf, 2, MPI_INT, i, 9, ic, MPI_STATUS_IGNORE);
+            CHECK(buf[0] == val(!low, i, 5) && buf[1] == i, "before idup: got %d %d from %d", buf[0], buf[1], i);
+        }
+        MPI_Comm_idup(ic, &d, &req);
+    } else {
+        MPI_Comm_idup(ic, &d, &req);
+        buf[0] = val(low, lrank, 5);
+        buf[1] = lrank;
+        MPI_Ssend(buf, 2, MPI_INT, 0, 9, ic);
+    }
+    MPI_Wait(&req, MPI_STATUS_IGNORE);
+    CHECK(req == MPI_REQUEST_NULL, "the idup's request is not MPI_REQUEST_NULL after MPI_Wait");
+    check_dup_works(d, 6, "idup");
+    /* two dups and a collective on the parent in flight at once, handed
+     * back in another order than started; each dup's traffic is its own */
+    MPI_Comm d2, d3;
+    MPI_Request reqs[3];
+    MPI_Info info;
+    MPI_Info_create(&info);
+    MPI_Info_set(info, "mpi_assert_no_any_tag", "true");
+    int x = lrank + 1, sum = -1;
+    MPI_Comm_idup_with_info(ic, info, &d2, &reqs[2]);
+    MPI_Iallreduce(&x, &sum, 1, MPI_INT, MPI_SUM, ic, &reqs[1]);
+    MPI_Comm_idup(d, &d3, &reqs[0]);
+    MPI_Info_free(&info);
+    MPI_Waitall(3, reqs, MPI_STATUSES_IGNORE);
+    CHECK(sum == rsize * (rsize + 1) / 2, "iallreduce beside the idups: %d", sum);
+    check_dup_works(d3, 7, "idup of an idup");
+    check_dup_works(d2, 8, "idup_with_info");
+    MPI_Comm_free(&d3);
+    MPI_Comm_free(&d2);
+    MPI_Comm_free(&d);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
@@ -196,6 +260,7 @@ int main(int argc, char **argv)
         check_rooted();
         check_all();
         check_made();
+        check_idup();
         MPI_Comm_free(&ic);
         MPI_Comm_free(&half);
     }
