@@ -1,11 +1,13 @@
 /* MPI error handlers lose their "...".
  *
  * MPI declares a communicator's error handler variadic, void h(MPI_Comm *,
- * int *, ...), but in C passes nothing more. nvcc 13 miscompiles variadic
+ * int *, ...), and a session's, void h(MPI_Session *, int *, ...), but in
+ * C passes nothing more. nvcc 13 miscompiles variadic
  * device functions called through a pointer (the handler's first access to
  * a global faults with "misaligned address", docs/nvcc_repro), and the
  * runtime can only call a handler through a pointer. So gpumpi's
- * MPI_Comm_errhandler_function has no "...", and this pass drops ", ..."
+ * MPI_Comm_errhandler_function (and MPI_Session_errhandler_function) has
+ * no "...", and this pass drops ", ..."
  * from every function with the handler's parameters that never calls
  * va_start: such a function cannot tell the difference. */
 #include <string.h>
@@ -22,8 +24,9 @@ static int spelled(CXType t, const char *want)
 
 static int has_handler_params(CXCursor fn)
 {
-    return clang_Cursor_isVariadic(fn) && clang_Cursor_getNumArguments(fn) == 2 &&
-           spelled(clang_getCursorType(clang_Cursor_getArgument(fn, 0)), "MPI_Comm *") &&
+    if (!clang_Cursor_isVariadic(fn) || clang_Cursor_getNumArguments(fn) != 2) return 0;
+    CXType first = clang_getCursorType(clang_Cursor_getArgument(fn, 0));
+    return (spelled(first, "MPI_Comm *") || spelled(first, "MPI_Session *")) &&
            spelled(clang_getCursorType(clang_Cursor_getArgument(fn, 1)), "int *");
 }
 

@@ -82,6 +82,7 @@ typedef struct MPI_Status {
 #define MPI_ERR_INFO_NOKEY 25
 #define MPI_ERR_UNSUPPORTED_OPERATION 26 /* a call gpumpi does not provide (intercommunicators...) */
 /* ---- end of issue 9 part B block ---- */
+#define MPI_ERR_SESSION 27 /* MPI-4.0: an invalid session handle */
 #define MPI_ERR_LASTCODE 64
 
 /* Error handlers. */
@@ -190,6 +191,7 @@ GPUMPI_FN int MPI_Grequest_complete(MPI_Request request);
 #include "gpumpi/mpi_coll.h"
 #include "gpumpi/mpi_comm.h"
 #include "gpumpi/mpi_types.h"
+#include "gpumpi/mpi_session.h"
 #include "gpumpi/mpi_handle_convert.h"
 /* issue 9 part B (mpi3): calls outside gpumpi's scope fail at build time */
 #include "gpumpi/mpi_unsupported.h"

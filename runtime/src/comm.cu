@@ -31,14 +31,14 @@ GPUMPI_FN static gp_comm_state *gp_cs_new(void)
         gp_fatal("MPI_Init", MPI_ERR_NO_MEM, "no device heap left for the communicator table");
     int n = gp_w()->nranks, r = gp_thread_rank();
     gp_comm *world = &cs->comms[MPI_COMM_WORLD], *self = &cs->comms[MPI_COMM_SELF];
-    world->live = 1;
+    world->live = me->init_state == 1; /* gp_comm_world_open */
     world->rank = r;
     world->ranks.size = n;
     world->ranks.first = 0;
     world->ranks.stride = 1;
     world->ctx = GP_WORLD_CTX;
     world->eh = MPI_ERRORS_ARE_FATAL;
-    self->live = 1;
+    self->live = world->live;
     self->rank = 0;
     self->ranks.size = 1;
     self->ranks.first = r;
@@ -62,6 +62,16 @@ GPUMPI_FN gp_comm_state *gp_cs(void)
 {
     gp_comm_state *cs = (gp_comm_state *)gp_self()->comm_state;
     return cs ? cs : gp_cs_new();
+}
+
+/* The table may exist before MPI_Init (a session, an info object) and
+ * outlive MPI_Finalize (sessions): the two predefined communicators are
+ * valid handles only in between. */
+GPUMPI_FN void gp_comm_world_open(int open)
+{
+    gp_comm_state *cs = gp_cs();
+    cs->comms[MPI_COMM_WORLD].live = open;
+    cs->comms[MPI_COMM_SELF].live = open;
 }
 
 /* Lookups never fail: an invalid handle reads as MPI_COMM_WORLD, and the
@@ -101,7 +111,8 @@ GPUMPI_FN void gp_comm_unhold(MPI_Comm comm)
 GPUMPI_FN int gp_comm_check_general(const char *fn, MPI_Comm comm)
 {
     GP_TRY(gp_check_initialized(fn));
-    if (comm == MPI_COMM_WORLD || gp_comm_find(comm)) return MPI_SUCCESS; /* world cannot be freed */
+    if (gp_comm_find(comm)) return MPI_SUCCESS;
+    if (comm == MPI_COMM_WORLD || comm == MPI_COMM_SELF) return gp_check_world(fn); /* sessions only */
     if (comm == MPI_COMM_NULL) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "the communicator is MPI_COMM_NULL");
     return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_COMM, "invalid communicator %d (never created, or freed)", (int)comm);
 }
@@ -124,7 +135,7 @@ GPUMPI_FN MPI_Comm gp_comm_local_of(MPI_Comm comm)
 
 GPUMPI_FN int gp_comm_p2p(const char *fn, MPI_Comm comm, int peer, int *size, int *peer_world, int *ctx)
 {
-    gp_comm *c = gp_flag(GP_RF_INIT) ? gp_comm_find(comm) : 0;
+    gp_comm *c = gp_flag(GP_RF_INIT | GP_RF_SESSION) ? gp_comm_find(comm) : 0;
     if (!c) return gp_comm_check_general(fn, comm); /* the error, or MPI_COMM_WORLD */
     const gp_ranks *peers = gp_peers(c);
     *size = peers->size;
@@ -204,7 +215,11 @@ GPUMPI_FN MPI_Comm gp_comm_new_handle(void)
 
 GPUMPI_FN MPI_Comm gp_comm_make(MPI_Comm parent, const gp_ranks *ranks, int my_rank, int ctx)
 {
-    MPI_Errhandler eh = gp_comm_at(parent)->eh;
+    return gp_comm_make_with(gp_comm_at(parent)->eh, ranks, my_rank, ctx);
+}
+
+GPUMPI_FN MPI_Comm gp_comm_make_with(MPI_Errhandler eh, const gp_ranks *ranks, int my_rank, int ctx)
+{
     MPI_Comm h = gp_comm_new_handle(); /* may move the table */
     gp_comm *c = &gp_cs()->comms[h];
     c->ranks = *ranks;

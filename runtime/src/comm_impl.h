@@ -102,8 +102,16 @@ typedef struct gp_group {
 
 typedef struct gp_errh {
     uint32_t refs; /* 0: a free slot */
+    int for_session; /* made by MPI_Session_create_errhandler: called with an MPI_Session * */
     MPI_Comm_errhandler_function *fn;
 } gp_errh;
+
+/* An MPI session (session.cu): what MPI_Session_init was asked for. */
+typedef struct gp_session {
+    int live;
+    int thread_level;
+    MPI_Errhandler eh;
+} gp_session;
 
 typedef struct gp_keyval {
     int refs; /* the handle (until freed) and every attribute using it; 0: a free slot */
@@ -132,6 +140,7 @@ typedef struct gp_ecode {
 #define GP_ERRH_BASE 3    /* MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN */
 #define GP_KEYVAL_BASE 16 /* MPI_KEYVAL_INVALID and the predefined keys */
 #define GP_INFO_BASE 1    /* MPI_INFO_NULL; MPI_INFO_ENV is the table's first entry */
+#define GP_SESSION_BASE 1 /* MPI_SESSION_NULL */
 #define GP_FIRST_CTX 6    /* contexts 2, 3 are MPI_COMM_WORLD's (GP_WORLD_CTX, runtime.h), 4, 5 MPI_COMM_SELF's */
 
 typedef struct gp_comm_state {
@@ -147,6 +156,9 @@ typedef struct gp_comm_state {
     int ninfos, cap_infos;
     gp_ecode *ecodes; /* code = MPI_ERR_LASTCODE + 1 + index */
     int necodes, cap_ecodes;
+    gp_session *sessions; /* handle = GP_SESSION_BASE + index */
+    int nsessions, cap_sessions;
+    int open_sessions; /* live ones: GP_RF_SESSION while > 0 */
     int thread_level;
     int attr_values[MPI_LASTUSEDCODE + 1]; /* the predefined attributes' values, by key */
 } gp_comm_state;
@@ -165,6 +177,8 @@ GPUMPI_FN MPI_Comm gp_comm_new_handle(void);
 /* Fills a new communicator made from parent (collectively agreed ranks and
  * context): errors handler inherited, no name, topology or attributes. */
 GPUMPI_FN MPI_Comm gp_comm_make(MPI_Comm parent, const gp_ranks *ranks, int my_rank, int ctx);
+/* The same with error handler eh (retained here): no parent to inherit from. */
+GPUMPI_FN MPI_Comm gp_comm_make_with(MPI_Errhandler eh, const gp_ranks *ranks, int my_rank, int ctx);
 /* A fresh context pair, unique in the job: call on one member only. */
 GPUMPI_FN int gp_ctx_alloc(const char *fn);
 /* Splits parent as MPI_Comm_split does (every member calls it); *out is
@@ -200,9 +214,36 @@ GPUMPI_FN int gp_group_check(const char *fn, MPI_Group g);
 /* A new group handle owning ranks (already retained or private). */
 GPUMPI_FN MPI_Group gp_group_make(const gp_ranks *ranks);
 
-/* Error handlers (errhandler.cu): handle reference counts. */
+/* Error handlers (errhandler.cu): handle reference counts; valid: a
+ * predefined handler, or a live one made for communicators (for_session
+ * 0) or sessions (1). */
 GPUMPI_FN void gp_errh_retain(MPI_Errhandler eh);
 GPUMPI_FN void gp_errh_release(MPI_Errhandler eh);
+GPUMPI_FN int gp_errh_valid_for(MPI_Errhandler eh, int for_session);
+GPUMPI_FN int gp_errh_create(const char *fn, MPI_Comm_errhandler_function *f, int for_session, MPI_Errhandler *out);
+
+/* Agreeing on a new context among a group's members alone, with no parent
+ * communicator (comm_split.cu): MPI_Comm_create_group's and
+ * MPI_Comm_create_from_group's. ranks are the group's, me the caller's
+ * position in it; tag tells concurrent calls apart and check (0, or a
+ * string tag's hash) must be the same at every member. */
+#define GP_CTX_CREATE_GROUP 1 /* the context of their messages, which no communicator uses */
+GPUMPI_FN int gp_group_agree_ctx(const char *fn, const gp_ranks *ranks, int me, int tag, uint64_t check);
+/* A string tag's 64-bit hash (FNV-1a) and a message tag drawn from its
+ * bits (part 0 or 1), below -1: MPI_Comm_create_group's are >= 0. */
+GPUMPI_FN uint64_t gp_stringtag_hash(const char *s);
+GPUMPI_FN static inline int gp_stringtag_tag(uint64_t h, int part)
+{
+    return -2 - (int)((h >> (30 * part)) & 0x3fffffff);
+}
+/* MPI_Comm_create_from_group's checks (comm_from_group.cu), shared with
+ * MPI_Intercomm_create_from_groups: the error handler argument (raising on
+ * the world), then the group (what: "", "local ") and string tag (raising
+ * on eh); the hints of info onto the new communicator h. */
+GPUMPI_FN int gp_from_group_errh_check(const char *fn, MPI_Errhandler eh);
+GPUMPI_FN int gp_from_group_check(const char *fn, MPI_Group group, const char *what, const char *stringtag,
+                                  MPI_Errhandler eh);
+GPUMPI_FN int gp_from_group_hints(const char *fn, MPI_Comm h, MPI_Info info);
 
 /* Attributes (attr.cu), on an object of a kind (GP_ATTR_COMM: obj is a
  * communicator, GP_ATTR_TYPE: a datatype) the caller has checked: copies

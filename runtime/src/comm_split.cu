@@ -273,12 +273,51 @@ GPUMPI_FN int MPI_Comm_dup(MPI_Comm comm, MPI_Comm *newcomm)
     return gp_comm_dup("MPI_Comm_dup", comm, 0, MPI_INFO_NULL, newcomm);
 }
 
-/* MPI_Comm_create_group: collective over the group only, so the context
- * travels down a binomial tree over group positions, in a context of its
- * own that no communicator uses (the tag keeps concurrent calls apart).
- * The new communicator's ranks are the group's. */
-#define GP_CTX_CREATE_GROUP 1
+/* Agreeing on a context within a group alone: its position 0 takes one
+ * from the world's counter and it travels down a binomial tree over group
+ * positions (log n rounds), addressed by world rank in a context of its
+ * own that no communicator uses. The tag keeps concurrent calls on
+ * overlapping groups apart; messages between two ranks arrive in order,
+ * so calls the members make in the same order pair up. */
 
+typedef struct gp_ctx_offer {
+    int64_t ctx;
+    uint64_t check;
+} gp_ctx_offer;
+
+GPUMPI_FN int gp_group_agree_ctx(const char *fn, const gp_ranks *ranks, int me, int tag, uint64_t check)
+{
+    int n = ranks->size;
+    gp_ctx_offer offer = {me == 0 ? gp_ctx_alloc(fn) : 0, check};
+    int mask = 1;
+    while (mask < n) {
+        if (me & mask) {
+            int src, got_tag;
+            size_t got;
+            gp_recv_bytes(&offer, sizeof offer, gp_ranks_world(ranks, me - mask), tag, GP_CTX_CREATE_GROUP, &src,
+                          &got_tag, &got);
+            if (offer.check != check) /* two string tags whose 30 bits collide, in calls at once */
+                gp_fatal(fn, MPI_ERR_INTERN,
+                         "two concurrent calls on overlapping groups have string tags that gpumpi cannot tell "
+                         "apart; give one another tag");
+            break;
+        }
+        mask <<= 1;
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (me + mask < n) gp_send_bytes(&offer, sizeof offer, gp_ranks_world(ranks, me + mask), tag, GP_CTX_CREATE_GROUP);
+    return (int)offer.ctx;
+}
+
+GPUMPI_FN uint64_t gp_stringtag_hash(const char *s)
+{
+    uint64_t h = 14695981039346656037ull;
+    for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return h;
+}
+
+/* MPI_Comm_create_group: collective over the group only. The new
+ * communicator's ranks are the group's. */
 GPUMPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm)
 {
     GP_TRY(gp_comm_check("MPI_Comm_create_group", comm));
@@ -287,22 +326,8 @@ GPUMPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI
     gp_group *g = gp_group_find(group);
     *newcomm = MPI_COMM_NULL;
     if (!g || g->rank == MPI_UNDEFINED) return MPI_SUCCESS; /* not a member */
-    int n = g->ranks.size, me = g->rank, ctx = me == 0 ? gp_ctx_alloc("MPI_Comm_create_group") : 0;
-    int mask = 1;
-    while (mask < n) {
-        if (me & mask) {
-            int src, got_tag;
-            size_t got;
-            gp_recv_bytes(&ctx, sizeof ctx, gp_ranks_world(&g->ranks, me - mask), tag, GP_CTX_CREATE_GROUP, &src,
-                          &got_tag, &got);
-            break;
-        }
-        mask <<= 1;
-    }
-    for (mask >>= 1; mask > 0; mask >>= 1)
-        if (me + mask < n) gp_send_bytes(&ctx, sizeof ctx, gp_ranks_world(&g->ranks, me + mask), tag, GP_CTX_CREATE_GROUP);
-    g = gp_group_find(group);
     gp_ranks ranks = g->ranks;
+    int me = g->rank, ctx = gp_group_agree_ctx("MPI_Comm_create_group", &ranks, me, tag, 0);
     gp_ranks_retain(&ranks);
     *newcomm = gp_comm_make(comm, &ranks, me, ctx);
     return MPI_SUCCESS;

@@ -7,6 +7,12 @@
 GPUMPI_CONST_VAR gp_world *gp_world_ptr;
 GPUMPI_CONST_VAR gp_world_hot gp_hot;
 
+/* The one way a rank's MPI state is set up, whichever comes first:
+ * MPI_Init or an MPI_Session_init (the world model and sessions share the
+ * rank's tables). MPI_COMM_WORLD and MPI_COMM_SELF are live only inside
+ * MPI_Init..MPI_Finalize; a session's communicators are made from groups. */
+GPUMPI_FN void gp_rank_state_open(void) { gp_cs(); }
+
 GPUMPI_FN int MPI_Init(int *argc, char ***argv)
 {
     (void)argc;
@@ -16,7 +22,8 @@ GPUMPI_FN int MPI_Init(int *argc, char ***argv)
         return gp_fatal("MPI_Init", MPI_ERR_OTHER, "called twice (or after MPI_Finalize)");
     me->init_state = 1;
     gp_flag_set(GP_RF_INIT, 1);
-    gp_cs(); /* this rank's communicator table, with MPI_COMM_WORLD and MPI_COMM_SELF */
+    gp_rank_state_open();
+    gp_comm_world_open(1);
     return MPI_SUCCESS;
 }
 
@@ -77,6 +84,7 @@ GPUMPI_FN int MPI_Finalize(void)
     MPI_Barrier(MPI_COMM_WORLD);
     me->init_state = 2;
     gp_flag_set(GP_RF_INIT, 0);
+    gp_comm_world_open(0); /* sessions still open go on without them */
     return MPI_SUCCESS;
 }
 
@@ -98,12 +106,24 @@ GPUMPI_FN int MPI_Abort(MPI_Comm comm, int errorcode)
     return MPI_SUCCESS;
 }
 
+/* MPI is usable on this rank: the world model is initialized, or a
+ * session is open. (MPI_Initialized and MPI_Finalized answer for the
+ * world model alone.) */
 GPUMPI_FN int gp_check_initialized(const char *fn)
 {
-    if (gp_flag(GP_RF_INIT)) return MPI_SUCCESS; /* the rank's flags are on chip; its gp_rank a trip to L2 */
+    if (gp_flag(GP_RF_INIT | GP_RF_SESSION)) return MPI_SUCCESS; /* the rank's flags are on chip; its gp_rank a trip to L2 */
     int st = gp_self()->init_state;
-    if (st != 1) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_OTHER, "called %s", st ? "after MPI_Finalize" : "before MPI_Init");
-    return MPI_SUCCESS;
+    return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_OTHER, "called %s", st ? "after MPI_Finalize" : "before MPI_Init");
+}
+
+GPUMPI_FN int gp_check_world(const char *fn)
+{
+    if (gp_flag(GP_RF_INIT)) return MPI_SUCCESS;
+    if (!gp_flag(GP_RF_SESSION)) return gp_check_initialized(fn);
+    return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_COMM,
+                  "MPI_COMM_WORLD and MPI_COMM_SELF exist only between MPI_Init and MPI_Finalize, and this rank %s "
+                  "(use a communicator made from a session's group: MPI_Comm_create_from_group)",
+                  gp_self()->init_state ? "has called MPI_Finalize" : "only has sessions");
 }
 
 GPUMPI_FN int MPI_Get_processor_name(char *name, int *resultlen)

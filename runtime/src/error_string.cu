@@ -34,6 +34,7 @@ GPUMPI_FN static const char *gp_error_text(int code)
     case MPI_ERR_INFO_VALUE: return "Invalid info value (longer than MPI_MAX_INFO_VAL - 1)";
     case MPI_ERR_INFO_NOKEY: return "The info has no such key";
     case MPI_ERR_UNSUPPORTED_OPERATION: return "Operation not supported by gpumpi";
+    case MPI_ERR_SESSION: return "Invalid session";
     case MPI_ERR_LASTCODE: return "Last error code";
     default: return 0;
     }

@@ -21,17 +21,32 @@ GPUMPI_VARIADIC_FN int gp_fatal(const char *fn, int errclass, const char *fmt, .
     return errclass;
 }
 
-GPUMPI_VARIADIC_FN int gp_err(MPI_Comm comm, const char *fn, int errclass, const char *fmt, ...)
+/* gp_err and gp_err_on: the handler eh on the object handle decides. */
+GPUMPI_FN static int gp_verr(MPI_Errhandler eh, int handle, const char *fn, int errclass, const char *fmt, va_list ap)
 {
-    MPI_Errhandler eh = gp_comm_errhandler(comm);
     if (eh != MPI_ERRORS_ARE_FATAL) {
-        gp_call_user_errhandler(eh, comm, errclass);
+        gp_call_user_errhandler(eh, handle, errclass);
         return errclass;
     }
     char msg[GP_HOST_CELL_BYTES];
+    gp_vsnprintf(msg, sizeof msg, fmt, ap);
+    return gp_fatal(fn, errclass, "%s", msg);
+}
+
+GPUMPI_VARIADIC_FN int gp_err(MPI_Comm comm, const char *fn, int errclass, const char *fmt, ...)
+{
     va_list ap;
     va_start(ap, fmt);
-    gp_vsnprintf(msg, sizeof msg, fmt, ap);
+    int rc = gp_verr(gp_comm_errhandler(comm), comm, fn, errclass, fmt, ap);
     va_end(ap);
-    return gp_fatal(fn, errclass, "%s", msg);
+    return rc;
+}
+
+GPUMPI_VARIADIC_FN int gp_err_on(MPI_Errhandler eh, int handle, const char *fn, int errclass, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int rc = gp_verr(eh, handle, fn, errclass, fmt, ap);
+    va_end(ap);
+    return rc;
 }

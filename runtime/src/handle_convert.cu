@@ -21,6 +21,8 @@ GPUMPI_FN MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler h) { return (MPI_Fint)h; }
 GPUMPI_FN MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint h) { return (MPI_Errhandler)h; }
 GPUMPI_FN MPI_Fint MPI_Message_c2f(MPI_Message h) { return (MPI_Fint)h; }
 GPUMPI_FN MPI_Message MPI_Message_f2c(MPI_Fint h) { return (MPI_Message)h; }
+GPUMPI_FN MPI_Fint MPI_Session_c2f(MPI_Session h) { return (MPI_Fint)h; }
+GPUMPI_FN MPI_Session MPI_Session_f2c(MPI_Fint h) { return (MPI_Session)h; }
 
 GPUMPI_FN int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {

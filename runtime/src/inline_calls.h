@@ -13,7 +13,7 @@
  *
  * Only the paths a program's own arguments can take see the program's
  * pointers. Before MPI_Init or after MPI_Finalize a call only reports
- * that, so there the fast paths call gp_check_initialized, which takes
+ * that, so there the fast paths call gp_check_world, which takes
  * none: a variable whose address reaches any call lives in memory on
  * every path, and a loop like `MPI_Allreduce(&x, &s, 1, MPI_DOUBLE, ...)`
  * then stores x and loads s through the stack on every call.

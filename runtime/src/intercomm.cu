@@ -22,16 +22,23 @@
 
 GPUMPI_FN static gp_comm *gp_ic(MPI_Comm comm) { return gp_comm_find(comm); }
 
-/* The leaders swap out_bytes for in_bytes (each side knows both); the send
- * starts before the receive, so neither waits on the other's. */
+/* Two leaders swap out_bytes for in_bytes (each side knows both); the
+ * send starts before the receive, so neither waits on the other's. */
+GPUMPI_FN static void gp_leaders_swap(int peer_world, int ctx, int tag, const void *out, size_t out_bytes, void *in,
+                                      size_t in_bytes)
+{
+    int src, got_tag;
+    size_t got;
+    gp_msg *m = gp_send_start(out, (int)out_bytes, MPI_BYTE, peer_world, tag, ctx, GP_SEND_STANDARD);
+    gp_recv_bytes(in, in_bytes, peer_world, tag, ctx, &src, &got_tag, &got);
+    if (m) gp_send_wait(m);
+}
+
+/* The same between an intercommunicator's leaders. */
 GPUMPI_FN static void gp_ic_leaders_swap(MPI_Comm ic, const void *out, size_t out_bytes, void *in, size_t in_bytes)
 {
     gp_comm *c = gp_ic(ic);
-    int peer = gp_ranks_world(&c->remote, 0), ctx = c->ctx + 1, src, tag;
-    size_t got;
-    gp_msg *m = gp_send_start(out, (int)out_bytes, MPI_BYTE, peer, GP_IC_TAG, ctx, GP_SEND_STANDARD);
-    gp_recv_bytes(in, in_bytes, peer, GP_IC_TAG, ctx, &src, &tag, &got);
-    if (m) gp_send_wait(m);
+    gp_leaders_swap(gp_ranks_world(&c->remote, 0), c->ctx + 1, GP_IC_TAG, out, out_bytes, in, in_bytes);
 }
 
 /* Whether this rank's group allocates what both groups share. */
@@ -277,5 +284,56 @@ GPUMPI_FN int gp_intercomm_split(const char *fn, MPI_Comm comm, int color, int k
     }
     MPI_Bcast(&ctx, 1, MPI_INT, 0, newlocal);
     *newcomm = gp_ic_make(comm, newlocal, &remote, ctx);
+    return MPI_SUCCESS;
+}
+
+/* MPI-4.0: an intercommunicator from two groups and a string tag, with no
+ * communicator to talk over (comm_from_group.cu says how the members of a
+ * group agree on a context). Each member has both groups already, so only
+ * the context pair needs agreeing: each group makes its hidden local
+ * communicator from its group, the two leaders swap contexts they took
+ * (the smaller world rank's wins, as in MPI_Intercomm_create) in the
+ * context of group creation, and each broadcasts the winner in its
+ * group. */
+GPUMPI_FN int MPI_Intercomm_create_from_groups(MPI_Group local_group, int local_leader, MPI_Group remote_group,
+                                               int remote_leader, const char *stringtag, MPI_Info info,
+                                               MPI_Errhandler errhandler, MPI_Comm *newintercomm)
+{
+    const char *fn = "MPI_Intercomm_create_from_groups";
+    GP_TRY(gp_from_group_errh_check(fn, errhandler));
+    if (!newintercomm) return gp_err_on(errhandler, MPI_COMM_NULL, fn, MPI_ERR_ARG, "the newintercomm argument is NULL");
+    *newintercomm = MPI_COMM_NULL;
+    GP_TRY(gp_from_group_check(fn, local_group, "local ", stringtag, errhandler));
+    gp_group *lg = gp_group_find(local_group), *rg = gp_group_find(remote_group);
+    if (!rg)
+        return gp_err_on(errhandler, MPI_COMM_NULL, fn, MPI_ERR_GROUP, "invalid remote group %d (%s)",
+                         (int)remote_group, remote_group == MPI_GROUP_EMPTY ? "MPI_GROUP_EMPTY" : "never created, or freed");
+    if (rg->rank != MPI_UNDEFINED)
+        return gp_err_on(errhandler, MPI_COMM_NULL, fn, MPI_ERR_GROUP,
+                         "this rank (world rank %d) is in both groups: they must be disjoint", gp_thread_rank());
+    int n = lg->ranks.size, me = lg->rank;
+    if (local_leader < 0 || local_leader >= n)
+        return gp_err_on(errhandler, MPI_COMM_NULL, fn, MPI_ERR_RANK,
+                         "invalid local leader %d (the local group has %d ranks)", local_leader, n);
+    if (remote_leader < 0 || remote_leader >= rg->ranks.size)
+        return gp_err_on(errhandler, MPI_COMM_NULL, fn, MPI_ERR_RANK,
+                         "invalid remote leader %d (the remote group has %d ranks)", remote_leader, rg->ranks.size);
+    gp_ranks ranks = lg->ranks, remote = rg->ranks;
+    int peer = gp_ranks_world(&remote, remote_leader);
+    uint64_t h = gp_stringtag_hash(stringtag);
+    int local_ctx = gp_group_agree_ctx(fn, &ranks, me, gp_stringtag_tag(h, 0), h);
+    gp_ranks_retain(&ranks);
+    MPI_Comm local = gp_comm_make_with(errhandler, &ranks, me, local_ctx);
+    int ctx = 0;
+    if (me == local_leader) {
+        int mine[2] = {gp_thread_rank(), gp_ctx_alloc(fn)}, theirs[2];
+        gp_leaders_swap(peer, GP_CTX_CREATE_GROUP, gp_stringtag_tag(h, 1), mine, sizeof mine, theirs, sizeof theirs);
+        ctx = mine[0] < theirs[0] ? mine[1] : theirs[1];
+    }
+    MPI_Bcast(&ctx, 1, MPI_INT, local_leader, local);
+    gp_ranks_retain(&remote);
+    MPI_Comm ic = gp_ic_make(local, local, &remote, ctx);
+    GP_TRY(gp_from_group_hints(fn, ic, info));
+    *newintercomm = ic;
     return MPI_SUCCESS;
 }

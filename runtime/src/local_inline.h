@@ -17,7 +17,7 @@ GPUMPI_FN __noinline__ int gp_get_count_general(const MPI_Status *status, MPI_Da
 GPUMPI_FN static __forceinline__ int gp_comm_rank_inline(MPI_Comm comm, int *rank)
 {
     if (comm != MPI_COMM_WORLD) return gp_comm_rank_call(comm, rank);
-    if (!gp_flag(GP_RF_INIT)) return gp_check_initialized("MPI_Comm_rank"); /* no pointer: inline_calls.h */
+    if (!gp_flag(GP_RF_INIT)) return gp_check_world("MPI_Comm_rank"); /* no pointer: inline_calls.h */
     *rank = gp_thread_rank();
     return MPI_SUCCESS;
 }
@@ -25,7 +25,7 @@ GPUMPI_FN static __forceinline__ int gp_comm_rank_inline(MPI_Comm comm, int *ran
 GPUMPI_FN static __forceinline__ int gp_comm_size_inline(MPI_Comm comm, int *size)
 {
     if (comm != MPI_COMM_WORLD) return gp_comm_size_call(comm, size);
-    if (!gp_flag(GP_RF_INIT)) return gp_check_initialized("MPI_Comm_size"); /* no pointer: inline_calls.h */
+    if (!gp_flag(GP_RF_INIT)) return gp_check_world("MPI_Comm_size"); /* no pointer: inline_calls.h */
     *size = gp_hot.nranks;
     return MPI_SUCCESS;
 }

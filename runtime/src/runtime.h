@@ -17,6 +17,10 @@ GPUMPI_FN static inline gp_rank *gp_self(void) { return &gp_hot.ranks[gp_thread_
  * gp_fatal always ends the job (internal failures, MPI_Abort). */
 GPUMPI_VARIADIC_FN int gp_fatal(const char *fn, int errclass, const char *fmt, ...);
 GPUMPI_VARIADIC_FN int gp_err(MPI_Comm comm, const char *fn, int errclass, const char *fmt, ...);
+/* The same on an object other than a communicator (a session, or a call
+ * that has no communicator but an error handler argument): eh is its
+ * handler, handle what a user handler is passed a pointer to. */
+GPUMPI_VARIADIC_FN int gp_err_on(MPI_Errhandler eh, int handle, const char *fn, int errclass, const char *fmt, ...);
 #define GP_TRY(expr)                       \
     do {                                   \
         int gp_rc_ = (expr);               \
@@ -25,7 +29,9 @@ GPUMPI_VARIADIC_FN int gp_err(MPI_Comm comm, const char *fn, int errclass, const
 /* The handler in force on comm (comm.cu): MPI_ERRORS_ARE_FATAL,
  * MPI_ERRORS_RETURN, or a user handler. */
 GPUMPI_FN MPI_Errhandler gp_comm_errhandler(MPI_Comm comm);
-/* Calls a user handler; 0 if eh is a predefined one (errhandler.cu). */
+/* Calls a user handler with a pointer to a copy of the handle (a
+ * communicator or a session: both ints); 0 if eh is a predefined one
+ * (errhandler.cu). */
 GPUMPI_FN int gp_call_user_errhandler(MPI_Errhandler eh, MPI_Comm comm, int errclass);
 
 /* Communicators (comm.cu). A handle indexes the calling rank's own table;
@@ -109,8 +115,16 @@ GPUMPI_FN void gp_comm_return_coll_seq(MPI_Comm comm); /* undoes the last gp_com
  * receives need no hold. */
 GPUMPI_FN void gp_comm_hold(MPI_Comm comm);
 GPUMPI_FN void gp_comm_unhold(MPI_Comm comm);
-/* Environment (env.cu): checks MPI_Init was called and MPI_Finalize not yet. */
+/* Environment (env.cu): checks MPI is usable (inside MPI_Init..MPI_Finalize,
+ * or a session open: session.cu); gp_check_world that the world model is
+ * (MPI_COMM_WORLD and MPI_COMM_SELF exist only there). */
 GPUMPI_FN int gp_check_initialized(const char *fn);
+GPUMPI_FN int gp_check_world(const char *fn);
+/* Sets up the calling rank's MPI state: MPI_Init and MPI_Session_init. */
+GPUMPI_FN void gp_rank_state_open(void);
+/* MPI_COMM_WORLD and MPI_COMM_SELF become valid handles (1) or stop being
+ * ones (0) in the calling rank's table (comm.cu). */
+GPUMPI_FN void gp_comm_world_open(int open);
 
 /* Datatypes (types_*.cu). Data of (count, type) at buf is either one
  * contiguous run of bytes, or described by a type map and moved through a

@@ -264,7 +264,7 @@ GPUMPI_FN static __forceinline__ int gp_allreduce_inline(const void *sendbuf, vo
     if (comm != MPI_COMM_WORLD || count != 1 || !gp_reduce_is_known(op, datatype) || recvbuf == MPI_IN_PLACE ||
         sendbuf == recvbuf)
         return gp_allreduce_call(0, sendbuf, recvbuf, count, datatype, op, comm);
-    if (!gp_flag(GP_RF_INIT)) return gp_check_initialized("MPI_Allreduce"); /* no pointers: inline_calls.h */
+    if (!gp_flag(GP_RF_INIT)) return gp_check_world("MPI_Allreduce"); /* no pointers: inline_calls.h */
     const void *in = sendbuf == MPI_IN_PLACE ? recvbuf : sendbuf;
     int wide = datatype == MPI_DOUBLE || datatype == MPI_LONG;
     uint64_t v = wide ? *(const uint64_t *)in : *(const uint32_t *)in;

@@ -88,7 +88,7 @@ GPUMPI_FN static __forceinline__ int gp_bcast_inline(void *buf, int count, MPI_D
     size_t bytes = (size_t)count * (size_t)gp_basic_type_size(datatype);
     if (comm != MPI_COMM_WORLD || count <= 0 || bytes == 0 || bytes > 8 || (unsigned)root >= (unsigned)gp_hot.nranks)
         return gp_bcast_call(0, buf, count, datatype, root, comm);
-    if (!gp_flag(GP_RF_INIT)) return gp_check_initialized("MPI_Bcast"); /* no pointers: inline_calls.h */
+    if (!gp_flag(GP_RF_INIT)) return gp_check_world("MPI_Bcast"); /* no pointers: inline_calls.h */
     int me_root = gp_thread_rank() == root;
     uint64_t k = gp_rooted_begin(me_root, "MPI_Bcast");
     gp_rooted_slot *slot = gp_rooted_slot_of(k);
@@ -113,7 +113,7 @@ GPUMPI_FN static __forceinline__ int gp_reduce_inline(const void *sendbuf, void 
     if (comm != MPI_COMM_WORLD || count != 1 || !gp_reduce_is_known(op, datatype) ||
         (unsigned)root >= (unsigned)gp_hot.nranks || sendbuf == MPI_IN_PLACE || sendbuf == recvbuf)
         return gp_reduce_call(0, sendbuf, recvbuf, count, datatype, op, root, comm);
-    if (!gp_flag(GP_RF_INIT)) return gp_check_initialized("MPI_Reduce");
+    if (!gp_flag(GP_RF_INIT)) return gp_check_world("MPI_Reduce");
     int wide = datatype == MPI_DOUBLE || datatype == MPI_LONG;
     uint64_t v = wide ? *(const uint64_t *)sendbuf : *(const uint32_t *)sendbuf;
     uint64_t k = gp_rooted_begin(1, "MPI_Reduce");

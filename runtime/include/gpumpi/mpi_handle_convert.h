@@ -27,6 +27,8 @@ GPUMPI_FN MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler errhandler);
 GPUMPI_FN MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint errhandler);
 GPUMPI_FN MPI_Fint MPI_Message_c2f(MPI_Message message);
 GPUMPI_FN MPI_Message MPI_Message_f2c(MPI_Fint message);
+GPUMPI_FN MPI_Fint MPI_Session_c2f(MPI_Session session);
+GPUMPI_FN MPI_Session MPI_Session_f2c(MPI_Fint session);
 GPUMPI_FN int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 GPUMPI_FN int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 
@@ -48,6 +50,8 @@ GPUMPI_FN int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 #define PMPI_Errhandler_f2c MPI_Errhandler_f2c
 #define PMPI_Message_c2f MPI_Message_c2f
 #define PMPI_Message_f2c MPI_Message_f2c
+#define PMPI_Session_c2f MPI_Session_c2f
+#define PMPI_Session_f2c MPI_Session_f2c
 #define PMPI_Status_c2f MPI_Status_c2f
 #define PMPI_Status_f2c MPI_Status_f2c
 

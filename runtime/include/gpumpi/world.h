@@ -389,12 +389,13 @@ extern GPUMPI_CONST_VAR gp_world_hot gp_hot;
  * device-scope acquire empties L1, so even a rank's recent reads of its
  * gp_rank go back to L2. Each rank touches only its own. */
 enum {
-    GP_RF_INIT = 1,       /* inside MPI_Init..MPI_Finalize (gp_rank.init_state == 1) */
+    GP_RF_INIT = 1,       /* inside MPI_Init..MPI_Finalize (gp_rank.init_state == 1): MPI_COMM_WORLD usable */
     GP_RF_POSTED = 2,     /* receives are posted (gp_rank.posted_head != 0) */
     GP_RF_COLL = 4,       /* nonblocking collectives are in flight (gp_rank.coll_head != 0) */
     GP_RF_PUBLISHED = 8,  /* the watchdog record says "blocked" (watchdog.cu) */
     GP_RF_FREE_LATER = 16,/* gp_rank.free_later holds a slot to hand back (p2p.cu) */
     GP_RF_SETTLED = 32,   /* the last progress pass left nothing to do but wait for arrivals (requests.cu) */
+    GP_RF_SESSION = 64,   /* MPI sessions are open on this rank (session.cu): MPI usable without MPI_Init */
 };
 typedef struct gp_rank_chip {
     uint8_t flags;     /* GP_RF_* */
