@@ -193,6 +193,7 @@ typedef int MPI_Grequest_cancel_function(void *extra_state, int complete);
 #include "gpumpi/mpi_comm.h"
 #include "gpumpi/mpi_types.h"
 #include "gpumpi/mpi_handle_convert.h"
+#include "gpumpi/mpi_large_count.h"
 /* issue 9 part B (mpi3): calls outside gpumpi's scope fail at build time */
 #include "gpumpi/mpi_unsupported.h"
 
