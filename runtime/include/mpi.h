@@ -193,6 +193,7 @@ GPUMPI_FN int MPI_Grequest_complete(MPI_Request request);
 #include "gpumpi/mpi_types.h"
 #include "gpumpi/mpi_session.h"
 #include "gpumpi/mpi_handle_convert.h"
+#include "gpumpi/mpi_large_count.h"
 /* issue 9 part B (mpi3): calls outside gpumpi's scope fail at build time */
 #include "gpumpi/mpi_unsupported.h"
 

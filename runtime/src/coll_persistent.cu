@@ -29,6 +29,7 @@ struct gp_coll_recipe {
     uint32_t starts;        /* instances started */
     gp_coll_args a;
     const MPI_Aint *sbytes, *rbytes; /* MPI_Neighbor_alltoallw's displacements */
+    void *kept_arrays;      /* a large-count (_c) init call's narrowed arrays, freed with the request */
 };
 
 /* Instance k's sequence number: 14 bits of the operation's, 14 of k. */
@@ -81,7 +82,13 @@ GPUMPI_FN void gp_coll_persistent_free(gp_req *q)
     gp_comm_unhold(p->comm);
     gp_type_release(p->a.stype);
     gp_type_release(p->a.rtype);
+    gp_free(p->kept_arrays);
     gp_free(p);
+}
+
+GPUMPI_FN void gp_coll_persistent_keep(gp_req *q, void *arrays)
+{
+    q->recipe->kept_arrays = arrays;
 }
 
 /* ---- the MPI functions: each keeps its arguments in the recipe's fields of

@@ -74,9 +74,10 @@ typedef struct gp_tobj gp_tobj;
  * lists them. It holds a reference on each type it names. */
 typedef struct gp_tenv {
     int combiner;
-    int ni, na, nd;
+    int ni, na, nc, nd;
     int *ints;
     MPI_Aint *aints;
+    MPI_Count *counts;     /* a large-count (_c) constructor's counts and displacements */
     const gp_tobj **types;
 } gp_tenv;
 
@@ -113,7 +114,7 @@ struct gp_tobj {
      * blocklens[b] (or bl1) elements of children[b] (or child1) */
     int nblocks;           /* 0 for a predefined type */
     MPI_Aint bl1;
-    int *blocklens;
+    MPI_Aint *blocklens;
     const gp_tobj *child1;
     const gp_tobj **children;
     const gp_tobj *aux;    /* an internal type the program names (a vector's block) */
@@ -135,7 +136,8 @@ typedef struct gp_tslot {
     struct gp_attr *attrs; /* the handle's attributes (MPI_Type_set_attr), not the object's */
 } gp_tslot;
 typedef struct gp_uop {
-    MPI_User_function *fn; /* NULL: free */
+    MPI_User_function *fn; /* NULL: free; an MPI_User_function_c when large */
+    int large;             /* made by MPI_Op_create_c: fn takes an MPI_Count length */
     int commute;
     int next_free;
     int holds;             /* pending nonblocking reductions using it */
@@ -173,6 +175,9 @@ GPUMPI_FN MPI_Datatype gp_predef_handle(const gp_tobj *o);
 /* Records how o was made (types_envelope.cu): the caller fills ints and
  * aints, and names the types with gp_env_type. */
 GPUMPI_FN gp_tenv *gp_env_new(gp_tobj *o, int combiner, int ni, int na, int nd);
+/* The same with nc large counts: a _c constructor's record (MPI-4.0 puts
+ * its counts and displacements there, not in the integers). */
+GPUMPI_FN gp_tenv *gp_env_new_c(gp_tobj *o, int combiner, int ni, int na, int nc, int nd);
 GPUMPI_FN void gp_env_type(gp_tenv *e, int k, MPI_Datatype t);
 
 /* User operations (ops_user.cu): gp_reduce_apply for a user op handle. */

@@ -57,12 +57,13 @@ GPUMPI_FN int gp_user_op_commutative(MPI_Op op)
     return u ? u->commute : -1;
 }
 
-GPUMPI_FN int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+/* MPI_Op_create and MPI_Op_create_c: large says fn is an
+ * MPI_User_function_c (kept in the same slot, called with an MPI_Count). */
+GPUMPI_FN static int gp_op_create(const char *fn_name, MPI_User_function *user_fn, int large, int commute, MPI_Op *op)
 {
-    GP_TRY(gp_check_initialized("MPI_Op_create"));
+    GP_TRY(gp_check_initialized(fn_name));
     if (!user_fn || !op)
-        return gp_err(MPI_COMM_WORLD, "MPI_Op_create", MPI_ERR_ARG, "the %s argument is NULL",
-                      user_fn ? "op" : "user function");
+        return gp_err(MPI_COMM_WORLD, fn_name, MPI_ERR_ARG, "the %s argument is NULL", user_fn ? "op" : "user function");
     gp_type_state *s = gp_types();
     int i;
     if (s->free_op) {
@@ -72,7 +73,7 @@ GPUMPI_FN int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
         if (s->nops == s->cap_ops) {
             int cap = s->cap_ops ? s->cap_ops * 2 : 8;
             gp_uop *grown = (gp_uop *)gp_malloc(sizeof(gp_uop) * (size_t)cap);
-            if (!grown) return gp_fatal("MPI_Op_create", MPI_ERR_NO_MEM, "no device heap left for %d operations", cap);
+            if (!grown) return gp_fatal(fn_name, MPI_ERR_NO_MEM, "no device heap left for %d operations", cap);
             if (s->nops) gp_memcpy(grown, s->ops, sizeof(gp_uop) * (size_t)s->nops);
             gp_free(s->ops);
             s->ops = grown;
@@ -81,12 +82,35 @@ GPUMPI_FN int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
         i = s->nops++;
     }
     s->ops[i].fn = user_fn;
+    s->ops[i].large = large;
     s->ops[i].commute = commute != 0;
     s->ops[i].next_free = 0;
     s->ops[i].holds = 0;
     s->ops[i].freed = 0;
     *op = GP_FIRST_USER_OP + i;
     return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Op_create(MPI_User_function *user_fn, int commute, MPI_Op *op)
+{
+    return gp_op_create("MPI_Op_create", user_fn, 0, commute, op);
+}
+
+GPUMPI_FN int MPI_Op_create_c(MPI_User_function_c *user_fn, int commute, MPI_Op *op)
+{
+    return gp_op_create("MPI_Op_create_c", (MPI_User_function *)user_fn, 1, commute, op);
+}
+
+/* Calls the user's function with the length type it was declared with. */
+GPUMPI_FN static void gp_uop_call(const gp_uop *u, void *in, void *inout, int count, MPI_Datatype *dt)
+{
+    if (u->large) {
+        MPI_Count len = count;
+        ((MPI_User_function_c *)u->fn)(in, inout, &len, dt);
+    } else {
+        int len = count;
+        u->fn(in, inout, &len, dt);
+    }
 }
 
 GPUMPI_FN int MPI_Op_free(MPI_Op *op)
@@ -125,10 +149,9 @@ GPUMPI_FN int gp_user_op_apply(MPI_Op op, MPI_Datatype t, const void *in, void *
     const gp_tobj *o = gp_tobj_of(t);
     if (!o) return MPI_ERR_TYPE;
     if (count <= 0) return MPI_SUCCESS;
-    int len = count;
     MPI_Datatype dt = t;
     if (o->size == 0 || (o->run_off == 0 && (o->dense || (count == 1 && o->run)))) {
-        u->fn((void *)in, inout, &len, &dt);
+        gp_uop_call(u, (void *)in, inout, count, &dt);
         return MPI_SUCCESS;
     }
     /* the bytes count elements span, true bounds first to last */
@@ -140,7 +163,7 @@ GPUMPI_FN int gp_user_op_apply(MPI_Op op, MPI_Datatype t, const void *in, void *
     char *origin_a = a - lo, *origin_b = b - lo;
     gp_type_unpack(in, bytes, origin_a, count, t);
     gp_type_unpack(inout, bytes, origin_b, count, t);
-    u->fn(origin_a, origin_b, &len, &dt);
+    gp_uop_call(u, origin_a, origin_b, count, &dt);
     gp_type_pack(origin_b, count, t, inout);
     gp_free(a);
     gp_free(b);

@@ -102,5 +102,8 @@ GPUMPI_FN void gp_coll_req_then(MPI_Request request, gp_coll_then then, void *ar
  * inactive one. */
 GPUMPI_FN int gp_coll_persistent_start(int h);
 GPUMPI_FN void gp_coll_persistent_free(gp_req *q);
+/* The request frees arrays with itself (large_count.cu: the int arrays a
+ * _c init call made, which every MPI_Start reads). */
+GPUMPI_FN void gp_coll_persistent_keep(gp_req *q, void *arrays);
 
 #endif

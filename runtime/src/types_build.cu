@@ -285,15 +285,15 @@ GPUMPI_FN gp_tobj *gp_make_hvector(MPI_Aint count, MPI_Aint bl, MPI_Aint stride,
     return o;
 }
 
-GPUMPI_FN gp_tobj *gp_make_blocks(int kind, int count, const int *bls, int bl, const int *idisp, const MPI_Aint *adisp,
+GPUMPI_FN gp_tobj *gp_make_blocks(int kind, int count, gp_ivec bls, MPI_Aint bl, gp_ivec disp, int in_extents,
                                   const gp_tobj *old, const MPI_Datatype *types)
 {
     gp_tobj *o = gp_tobj_new(kind);
     o->nblocks = count;
-    if (bls && count > 0) {
-        o->blocklens = (int *)gp_malloc(sizeof(int) * (size_t)count);
+    if (gp_iv_set(bls) && count > 0) {
+        o->blocklens = (MPI_Aint *)gp_malloc(sizeof(MPI_Aint) * (size_t)count);
         if (!o->blocklens) gp_fatal("MPI_Type", MPI_ERR_NO_MEM, "no device heap left for a datatype of %d blocks", count);
-        gp_memcpy(o->blocklens, bls, sizeof(int) * (size_t)count);
+        for (int i = 0; i < count; i++) o->blocklens[i] = (MPI_Aint)gp_iv(bls, i);
     } else {
         o->bl1 = bl;
     }
@@ -313,8 +313,8 @@ GPUMPI_FN gp_tobj *gp_make_blocks(int kind, int count, const int *bls, int bl, c
     gp_tbuild b = {0, 0, 0};
     for (int i = 0; i < count; i++) {
         const gp_tobj *c = o->children ? o->children[i] : old;
-        MPI_Aint n = bls ? bls[i] : bl;
-        MPI_Aint d = idisp ? (MPI_Aint)idisp[i] * gp_ext(c) : adisp[i];
+        MPI_Aint n = o->blocklens ? o->blocklens[i] : bl;
+        MPI_Aint d = in_extents ? (MPI_Aint)gp_iv(disp, i) * gp_ext(c) : (MPI_Aint)gp_iv(disp, i);
         if (n <= 0) continue;
         gp_tacc_block(&a, d, n, c);
         gp_tb_run(&b, d, n, gp_ext(c), c);

@@ -19,6 +19,17 @@ typedef struct gp_tacc { /* bounds, size and basic type of the blocks so far */
     MPI_Datatype basic;
 } gp_tacc;
 
+/* An array argument of a constructor as either binding passes it: int (or
+ * MPI_Aint) in the classic one, MPI_Count in the large-count (_c) one; all
+ * NULL for an absent array. */
+typedef struct gp_ivec {
+    const int *i;
+    const MPI_Aint *a;
+    const MPI_Count *c;
+} gp_ivec;
+GPUMPI_FN static inline MPI_Count gp_iv(gp_ivec v, int k) { return v.c ? v.c[k] : v.a ? (MPI_Count)v.a[k] : v.i[k]; }
+GPUMPI_FN static inline int gp_iv_set(gp_ivec v) { return v.i || v.a || v.c; }
+
 GPUMPI_FN gp_tobj *gp_tobj_new(int kind);
 /* Appends count elements of child at off + k * stride. */
 GPUMPI_FN void gp_tb_run(gp_tbuild *b, MPI_Aint off, MPI_Aint count, MPI_Aint stride, const gp_tobj *child);
@@ -31,9 +42,9 @@ GPUMPI_FN void gp_tobj_set_program(gp_tobj *o, gp_tbuild *b);
 GPUMPI_FN gp_tobj *gp_make_contig(MPI_Aint count, const gp_tobj *old);
 GPUMPI_FN gp_tobj *gp_make_hvector(MPI_Aint count, MPI_Aint bl, MPI_Aint stride, const gp_tobj *old);
 /* indexed, hindexed, indexed_block, hindexed_block (old, no types) and
- * struct (types): block i is bls[i] (or bl) elements at idisp[i] extents
- * (or adisp[i] bytes) */
-GPUMPI_FN gp_tobj *gp_make_blocks(int kind, int count, const int *bls, int bl, const int *idisp, const MPI_Aint *adisp,
+ * struct (types): block i is bls[i] (or bl, when bls is absent) elements
+ * at disp[i] extents (in_extents) or bytes */
+GPUMPI_FN gp_tobj *gp_make_blocks(int kind, int count, gp_ivec bls, MPI_Aint bl, gp_ivec disp, int in_extents,
                                   const gp_tobj *old, const MPI_Datatype *types);
 GPUMPI_FN gp_tobj *gp_make_resized(int kind, const gp_tobj *old, MPI_Aint lb, MPI_Aint extent);
 

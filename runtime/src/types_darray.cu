@@ -101,7 +101,8 @@ GPUMPI_FN int MPI_Type_create_darray(int size, int rank, int ndims, const int ar
             sized = gp_make_resized(GP_TK_RESIZED, cur, 0, step);
             child = sized;
         }
-        gp_tobj *next = gp_make_blocks(GP_TK_INDEXED, nb, len, 0, 0, disp, child, 0);
+        gp_ivec lens = {len, 0, 0}, disps = {0, disp, 0};
+        gp_tobj *next = gp_make_blocks(GP_TK_INDEXED, nb, lens, 0, disps, 0, child, 0);
         if (sized) gp_tobj_unref(sized);
         if (cur) gp_tobj_unref(cur);
         cur = next;

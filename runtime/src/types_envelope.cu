@@ -8,16 +8,23 @@
 
 GPUMPI_FN gp_tenv *gp_env_new(gp_tobj *o, int combiner, int ni, int na, int nd)
 {
-    size_t bytes = sizeof(gp_tenv) + sizeof(MPI_Aint) * (size_t)na + sizeof(gp_tobj *) * (size_t)nd +
-                   sizeof(int) * (size_t)ni;
+    return gp_env_new_c(o, combiner, ni, na, 0, nd);
+}
+
+GPUMPI_FN gp_tenv *gp_env_new_c(gp_tobj *o, int combiner, int ni, int na, int nc, int nd)
+{
+    size_t bytes = sizeof(gp_tenv) + sizeof(MPI_Aint) * (size_t)na + sizeof(MPI_Count) * (size_t)nc +
+                   sizeof(gp_tobj *) * (size_t)nd + sizeof(int) * (size_t)ni;
     gp_tenv *e = (gp_tenv *)gp_calloc(1, bytes);
     if (!e) gp_fatal("MPI_Type", MPI_ERR_NO_MEM, "no device heap left for a datatype's description");
     e->combiner = combiner;
     e->ni = ni;
     e->na = na;
+    e->nc = nc;
     e->nd = nd;
     e->aints = (MPI_Aint *)(e + 1); /* most aligned first */
-    e->types = (const gp_tobj **)(e->aints + na);
+    e->counts = (MPI_Count *)(e->aints + na);
+    e->types = (const gp_tobj **)(e->counts + nc);
     e->ints = (int *)(e->types + nd);
     o->env = e;
     return e;
@@ -39,6 +46,9 @@ GPUMPI_FN int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, in
     if (!num_integers || !num_addresses || !num_datatypes || !combiner)
         return gp_err(MPI_COMM_WORLD, "MPI_Type_get_envelope", MPI_ERR_ARG, "an output argument is NULL");
     const gp_tenv *e = o->env;
+    if (e && e->nc)
+        return gp_err(MPI_COMM_WORLD, "MPI_Type_get_envelope", MPI_ERR_TYPE,
+                      "datatype %d was made by a large-count constructor: use MPI_Type_get_envelope_c", (int)datatype);
     *combiner = e ? e->combiner : MPI_COMBINER_NAMED;
     *num_integers = e ? e->ni : 0;
     *num_addresses = e ? e->na : 0;
@@ -46,8 +56,10 @@ GPUMPI_FN int MPI_Type_get_envelope(MPI_Datatype datatype, int *num_integers, in
     return MPI_SUCCESS;
 }
 
-/* Derived types come back as new handles the program frees; predefined
- * ones as themselves. */
+GPUMPI_FN static int gp_contents(const char *fn, MPI_Datatype datatype, int array_of_integers[],
+                                 MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                 MPI_Datatype array_of_datatypes[]);
+
 GPUMPI_FN int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
                                     int array_of_integers[], MPI_Aint array_of_addresses[],
                                     MPI_Datatype array_of_datatypes[])
@@ -58,14 +70,66 @@ GPUMPI_FN int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int
     GP_TRY(gp_type_valid(fn, datatype, &o));
     const gp_tenv *e = o->env;
     if (!e) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_TYPE, "datatype %d is predefined (MPI_COMBINER_NAMED)", (int)datatype);
+    if (e->nc)
+        return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_TYPE,
+                      "datatype %d was made by a large-count constructor: use MPI_Type_get_contents_c", (int)datatype);
     if (max_integers < e->ni || max_addresses < e->na || max_datatypes < e->nd)
         return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG,
                       "room for %d integers, %d addresses, %d datatypes; the type has %d, %d, %d", max_integers,
                       max_addresses, max_datatypes, e->ni, e->na, e->nd);
-    if ((e->ni && !array_of_integers) || (e->na && !array_of_addresses) || (e->nd && !array_of_datatypes))
+    return gp_contents(fn, datatype, array_of_integers, array_of_addresses, 0, array_of_datatypes);
+}
+
+GPUMPI_FN int MPI_Type_get_envelope_c(MPI_Datatype datatype, MPI_Count *num_integers, MPI_Count *num_addresses,
+                                      MPI_Count *num_large_counts, MPI_Count *num_datatypes, int *combiner)
+{
+    const gp_tobj *o = 0;
+    GP_TRY(gp_check_initialized("MPI_Type_get_envelope_c"));
+    GP_TRY(gp_type_valid("MPI_Type_get_envelope_c", datatype, &o));
+    if (!num_integers || !num_addresses || !num_large_counts || !num_datatypes || !combiner)
+        return gp_err(MPI_COMM_WORLD, "MPI_Type_get_envelope_c", MPI_ERR_ARG, "an output argument is NULL");
+    const gp_tenv *e = o->env;
+    *combiner = e ? e->combiner : MPI_COMBINER_NAMED;
+    *num_integers = e ? e->ni : 0;
+    *num_addresses = e ? e->na : 0;
+    *num_large_counts = e ? e->nc : 0;
+    *num_datatypes = e ? e->nd : 0;
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Type_get_contents_c(MPI_Datatype datatype, MPI_Count max_integers, MPI_Count max_addresses,
+                                      MPI_Count max_large_counts, MPI_Count max_datatypes, int array_of_integers[],
+                                      MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                      MPI_Datatype array_of_datatypes[])
+{
+    const char *fn = "MPI_Type_get_contents_c";
+    const gp_tobj *o = 0;
+    GP_TRY(gp_check_initialized(fn));
+    GP_TRY(gp_type_valid(fn, datatype, &o));
+    const gp_tenv *e = o->env;
+    if (!e) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_TYPE, "datatype %d is predefined (MPI_COMBINER_NAMED)", (int)datatype);
+    if (max_integers < e->ni || max_addresses < e->na || max_large_counts < e->nc || max_datatypes < e->nd)
+        return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG,
+                      "room for %lld integers, %lld addresses, %lld large counts, %lld datatypes; the type has %d, %d, "
+                      "%d, %d",
+                      (long long)max_integers, (long long)max_addresses, (long long)max_large_counts,
+                      (long long)max_datatypes, e->ni, e->na, e->nc, e->nd);
+    return gp_contents(fn, datatype, array_of_integers, array_of_addresses, array_of_large_counts, array_of_datatypes);
+}
+
+/* Copies the record out (room checked by the caller). Derived types come
+ * back as new handles the program frees; predefined ones as themselves. */
+GPUMPI_FN static int gp_contents(const char *fn, MPI_Datatype datatype, int array_of_integers[],
+                                 MPI_Aint array_of_addresses[], MPI_Count array_of_large_counts[],
+                                 MPI_Datatype array_of_datatypes[])
+{
+    const gp_tenv *e = gp_tobj_of(datatype)->env;
+    if ((e->ni && !array_of_integers) || (e->na && !array_of_addresses) || (e->nc && !array_of_large_counts) ||
+        (e->nd && !array_of_datatypes))
         return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "an output array is NULL");
     if (e->ni) gp_memcpy(array_of_integers, e->ints, sizeof(int) * (size_t)e->ni);
     if (e->na) gp_memcpy(array_of_addresses, e->aints, sizeof(MPI_Aint) * (size_t)e->na);
+    if (e->nc) gp_memcpy(array_of_large_counts, e->counts, sizeof(MPI_Count) * (size_t)e->nc);
     for (int k = 0; k < e->nd; k++) {
         const gp_tobj *t = gp_tobj_of(datatype)->env->types[k]; /* re-read: a new handle may move the table */
         if (t->refs < 0) {
