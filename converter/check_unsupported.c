@@ -21,8 +21,6 @@ static const unsupported calls[] = {
     {"fork", "a rank cannot create processes; every rank is a GPU thread"},
     {"vfork", "a rank cannot create processes; every rank is a GPU thread"},
     {"execv*", "a rank cannot run other programs; every rank is a GPU thread"},
-    {"system", "a rank cannot run other programs; every rank is a GPU thread"},
-    {"popen", "a rank cannot run other programs; every rank is a GPU thread"},
     {"pthread_*", "threads inside a rank are not supported: each rank is already one GPU thread"},
     /* signal() and sigaction() are accepted: libc-shim's <signal.h> takes
      * the handler and never calls it (a GPU thread gets no signals) */

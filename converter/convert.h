@@ -19,6 +19,7 @@ typedef struct gp_conv {
     int main_returns_void;
     int has_globals;     /* per-rank variables: the file needs gpumpi/converted.h */
     int complex_classes; /* complex types rewritten without <complex.h>: the files need gpumpi/shim_complex.h */
+    int prelude_first;   /* the host's headers must come before the file's own macros (rewrite_link_probes.c) */
     struct gp_place *prefixed; /* statement starts that already got __device__ */
     size_t nprefixed, capprefixed;
 } gp_conv;
@@ -65,6 +66,7 @@ int gp_rewrite_enum_steps(gp_conv *c); /* ++/-- on an enum -> an assignment; ret
 void gp_find_casts_in_macros(gp_conv *c, void *pass);
 int gp_macro_hides_cast(gp_conv *c, void *pass, CXFile f, unsigned begin, unsigned end, unsigned outer_b,
                         unsigned outer_e);
+void gp_rewrite_link_probes(gp_conv *c); /* autoconf's `return f ();` link checks of what the device provides */
 void gp_check_unsupported(gp_conv *c);  /* setjmp, fork, pthreads, asm, signals: errors */
 void gp_rewrite_keywords(gp_conv *c);  /* C identifiers that are C++ keywords: __gp_kw_new */
 int gp_is_cxx_keyword(const char *word);

@@ -5,6 +5,7 @@
  * The flags are the ones the file is compiled with (-I, -D, -std, ...).
  * The user's own headers are converted too, into output.cu.d/. */
 #define _XOPEN_SOURCE 700
+#define _GNU_SOURCE /* memmem */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -146,6 +147,43 @@ static int write_depfile(const gp_mirror *m, const char *input, int defines_main
     return fclose(f) != 0;
 }
 
+/* __STDC_VERSION__ as the parse saw it (the last -std wins; clang's
+ * default is gnu17), or NULL for C89/C90, which has none. The converted
+ * code is compiled as C++, where the macro is undefined: a program's own
+ * #if __STDC_VERSION__ >= 199901L (configure's C99/C11 checks, headers
+ * choosing inline or restrict) must see the C it was written in. glibc's
+ * headers test it only where __cplusplus or GNU C decides first. */
+static const char *c_version(const char **args, int nargs)
+{
+    static const struct {
+        const char *std, *version;
+    } table[] = {
+        {"c89", NULL},           {"c90", NULL},           {"gnu89", NULL},         {"gnu90", NULL},
+        {"iso9899:1990", NULL},  {"iso9899:199409", "199409L"},
+        {"c99", "199901L"},      {"gnu99", "199901L"},    {"c9x", "199901L"},      {"gnu9x", "199901L"},
+        {"iso9899:1999", "199901L"},                      {"iso9899:199x", "199901L"},
+        {"c11", "201112L"},      {"gnu11", "201112L"},    {"c1x", "201112L"},      {"gnu1x", "201112L"},
+        {"iso9899:2011", "201112L"},
+        {"c2x", "202000L"},      {"gnu2x", "202000L"},    {"c23", "202311L"},      {"gnu23", "202311L"},
+    };
+    const char *std = NULL;
+    for (int i = 0; i < nargs; i++)
+        if (!strncmp(args[i], "-std=", 5)) std = args[i] + 5;
+        else if (!strcmp(args[i], "-ansi")) std = "c90";
+    for (size_t i = 0; std && i < sizeof table / sizeof table[0]; i++)
+        if (!strcmp(std, table[i].std)) return table[i].version;
+    return "201710L"; /* c17, gnu17, c18 and the default */
+}
+
+static int mentions_version;
+
+static void find_version_use(gp_conv *c, CXFile f)
+{
+    size_t len;
+    const char *text = gp_text(c, f, &len);
+    if (text && memmem(text, len, "__STDC_VERSION__", 16)) mentions_version = 1;
+}
+
 /* Writes the edits so far into the copies and parses them again. */
 static int reparse(gp_conv *c, CXIndex index, const char *minput, const char **margs, int nargs)
 {
@@ -262,6 +300,7 @@ int main(int argc, char **argv)
     }
 
     gp_check_unsupported(&c);
+    gp_rewrite_link_probes(&c);
     gp_rewrite_keywords(&c);
     gp_rewrite_volatile(&c); /* first: later insertions at a token's start go before its comment */
     gp_rewrite_complex(&c);  /* early for the same reason */
@@ -275,11 +314,18 @@ int main(int argc, char **argv)
     append_link_check(&c);
     /* last, so it comes first: errors and warnings point at the user's
      * files, not the copies */
+    const char *version = c_version(args, nargs);
+    char version_def[96] = "";
+    gp_for_each_converted_file(&c, find_version_use); /* only then: other files stay as they were */
+    if (version && mentions_version)
+        snprintf(version_def, sizeof version_def, "#ifndef __STDC_VERSION__\n#define __STDC_VERSION__ %s\n#endif\n",
+                 version);
     for (int i = 0; i < m.nfiles; i++) {
         char *copy = gp_mirror_path(&m, m.files[i]);
         CXFile f = clang_getFile(c.tu, copy);
-        char line[4300];
-        snprintf(line, sizeof line, "%s%s#line 1 \"%s\"\n",
+        char line[4400];
+        snprintf(line, sizeof line, "%s%s%s%s#line 1 \"%s\"\n", i == 0 ? version_def : "",
+                 i == 0 && c.prelude_first ? "#include <gpumpi/shim_prelude.h>\n" : "",
                  i == 0 && c.has_globals ? "#include <gpumpi/converted.h>\n" : "",
                  c.complex_classes ? "#include <gpumpi/shim_complex.h>\n" : "", i == 0 ? input : m.files[i]);
         if (f) clang_CXRewriter_insertTextBefore(c.rw, clang_getLocationForOffset(c.tu, f, 0), line);

@@ -1,13 +1,16 @@
 /* The host's side of the ranks' files: a table of open descriptors, indexed
  * by the handle a rank's FILE keeps (0 is stdin). Each call is one system
- * call or two, answered in the call's own cells. */
+ * call or two, answered in the call's own cells; a read of a pipe that has
+ * nothing yet is answered by a later poll. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "host_service.h"
@@ -49,6 +52,16 @@ static int new_handle(int fd)
 }
 
 static int fd_of(int64_t h) { return h >= 0 && h < nfds ? fds[h] : -1; }
+
+int gp_host_file_add(int fd) { return new_handle(fd); }
+int gp_host_file_fd(int64_t h) { return fd_of(h); }
+
+void gp_host_file_forget(int64_t h)
+{
+    if (h <= 0 || h >= nfds) return;
+    fds[h] = -1;
+    if (h < free_hint) free_hint = (int)h;
+}
 
 static int open_flags(const char *mode)
 {
@@ -112,13 +125,73 @@ static int64_t read_file(int fd, gp_host_cell *const *cells, int k, int64_t most
     return n;
 }
 
-void gp_host_files_serve(gp_host_cell *const *cells, int k, const char *req, size_t req_len)
+/* Reads that wait for a pipe (a command's output) to have data. */
+static struct waiting_read {
+    uint64_t t;
+    int k;
+} *waiting;
+static int nwaiting, capwaiting;
+
+static int readable_now(int fd)
+{
+    struct pollfd p = {fd, POLLIN, 0};
+    return poll(&p, 1, 0) != 0; /* data, end of file, an error: read() will not block */
+}
+
+static void answer_read(gp_host_cell *const *cells, int k)
+{
+    gp_host_cell *c = cells[0];
+    int fd = fd_of(c->arg);
+    errno = 0;
+    c->ret = fd < 0 ? (errno = EBADF, -1) : read_file(fd, cells, k, c->arg2);
+    c->err = c->ret < 0 ? (errno ? errno : EIO) : 0;
+    c->len = c->ret > 0 ? (uint32_t)c->ret : 0;
+}
+
+int gp_host_files_poll(void)
+{
+    int answered = 0;
+    for (int i = 0; i < nwaiting;) {
+        gp_host_cell *cs[GP_HOST_CALL_CELLS];
+        for (int j = 0; j < waiting[i].k; j++) cs[j] = gp_host_cell_at(waiting[i].t + (uint64_t)j);
+        int fd = fd_of(cs[0]->arg);
+        if (fd >= 0 && !readable_now(fd)) {
+            i++;
+            continue;
+        }
+        answer_read(cs, waiting[i].k);
+        gp_host_answer(waiting[i].t);
+        waiting[i] = waiting[--nwaiting];
+        answered++;
+    }
+    return answered;
+}
+
+int gp_host_files_serve(gp_host_cell *const *cells, int k, const char *req, size_t req_len, uint64_t t)
 {
     gp_host_cell *c = cells[0];
     int64_t ret = -1;
-    uint32_t reply = 0;
     errno = 0;
+    if (c->op == GP_HOST_READ) {
+        int fd = fd_of(c->arg);
+        if (fd > 0 && !readable_now(fd)) { /* stdin (0) is read as before: a blocking read */
+            if (nwaiting == capwaiting) {
+                capwaiting = capwaiting ? 2 * capwaiting : 16;
+                waiting = realloc(waiting, sizeof *waiting * (size_t)capwaiting);
+            }
+            waiting[nwaiting++] = (struct waiting_read){t, k};
+            return 0;
+        }
+        answer_read(cells, k);
+        return 1;
+    }
     switch (c->op) {
+    case GP_HOST_SYSCONF:
+    case GP_HOST_TZ:
+    case GP_HOST_SYSTEM:
+    case GP_HOST_POPEN:
+    case GP_HOST_PCLOSE:
+        return gp_host_system_serve(c, req, req_len, t);
     case GP_HOST_OPEN:
         ret = open_file(req, req_len);
         break;
@@ -135,16 +208,6 @@ void gp_host_files_serve(gp_host_cell *const *cells, int k, const char *req, siz
             ret = fd == 0 ? 0 : -1;
             if (fd < 0) errno = EBADF;
         }
-        break;
-    }
-    case GP_HOST_READ: {
-        int fd = fd_of(c->arg);
-        if (fd < 0) {
-            errno = EBADF;
-            break;
-        }
-        ret = read_file(fd, cells, k, c->arg2);
-        if (ret > 0) reply = (uint32_t)ret;
         break;
     }
     case GP_HOST_FWRITE: {
@@ -172,6 +235,15 @@ void gp_host_files_serve(gp_host_cell *const *cells, int k, const char *req, siz
     case GP_HOST_ACCESS:
         ret = access(req, (int)c->arg);
         break;
+    case GP_HOST_MKDIR:
+        ret = mkdir(req, (mode_t)c->arg);
+        break;
+    case GP_HOST_RMDIR:
+        ret = rmdir(req);
+        break;
+    case GP_HOST_UNLINK:
+        ret = unlink(req);
+        break;
     case GP_HOST_RENAME: {
         size_t n = strnlen(req, req_len);
         ret = n + 1 < req_len ? rename(req, req + n + 1) : (errno = EINVAL, -1);
@@ -183,5 +255,6 @@ void gp_host_files_serve(gp_host_cell *const *cells, int k, const char *req, siz
     }
     c->ret = ret;
     c->err = ret < 0 ? (errno ? errno : EIO) : 0;
-    c->len = reply;
+    c->len = 0;
+    return 1;
 }

@@ -160,15 +160,21 @@ static int serve_call(uint64_t t)
     }
     req[len] = 0;
     gp_host_service_flush(); /* the program's output so far comes before what a file call does */
-    gp_host_files_serve(cs, k, req, len);
-    eager_polls = 100; /* the caller may well call again at once */
-    __atomic_store_n(&first->seq, t + 2, __ATOMIC_RELEASE); /* answered: the caller frees the cells */
+    if (gp_host_files_serve(cs, k, req, len, t)) gp_host_answer(t);
     return k;
+}
+
+gp_host_cell *gp_host_cell_at(uint64_t t) { return cell(t); }
+
+void gp_host_answer(uint64_t t)
+{
+    eager_polls = 100; /* the caller may well call again at once */
+    __atomic_store_n(&cell(t)->seq, t + 2, __ATOMIC_RELEASE); /* answered: the caller frees the cells */
 }
 
 int gp_host_service_poll(void)
 {
-    int served = 0;
+    int served = gp_host_files_poll() + gp_host_system_poll();
     for (;;) {
         if (!published(next_ticket)) break;
         gp_host_cell *c = cell(next_ticket);

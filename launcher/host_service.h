@@ -32,9 +32,30 @@ void gp_end_job(int status, const char *reason);
 
 /* Host files behind the file calls (host_files.c). */
 void gp_host_files_init(void);
-/* Runs request/reply call `op` on the k cells from first (request data
- * gathered into req, req_len bytes); writes the reply into the cells. */
-void gp_host_files_serve(gp_host_cell *const *cells, int k, const char *req, size_t req_len);
+/* Runs request/reply call `op` of ticket t on its k cells (request data
+ * gathered into req, req_len bytes); writes the reply into the cells.
+ * Returns 1 when answered, 0 when the answer must wait (a read of a pipe
+ * with nothing in it yet, a command still running): a later poll gives
+ * it with gp_host_answer, so the service never blocks on one rank. */
+int gp_host_files_serve(gp_host_cell *const *cells, int k, const char *req, size_t req_len, uint64_t t);
+/* Answers the waiting reads that can now be; returns how many. */
+int gp_host_files_poll(void);
+/* The files' table, shared with the commands' pipes (host_system.c). */
+int gp_host_file_add(int fd);
+int gp_host_file_fd(int64_t handle);
+void gp_host_file_forget(int64_t handle);
+
+/* What a rank asks of the host system (host_system.c): sysconf values,
+ * the time zone, and the commands of system() and popen(), started at once,
+ * waited for by later polls. Same return as gp_host_files_serve. */
+int gp_host_system_serve(gp_host_cell *c, const char *req, size_t req_len, uint64_t t);
+/* Answers the calls whose commands have ended; returns how many. */
+int gp_host_system_poll(void);
+
+/* The cell of ticket t, and the answer to request/reply call t once its
+ * first cell holds ret, err and len. */
+gp_host_cell *gp_host_cell_at(uint64_t t);
+void gp_host_answer(uint64_t t);
 
 #ifdef __cplusplus
 }

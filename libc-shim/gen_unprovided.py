@@ -17,7 +17,7 @@ import os, re, subprocess, sys, tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 HEADERS = ["stdio.h", "stdlib.h", "string.h", "strings.h", "ctype.h", "time.h", "unistd.h", "getopt.h",
-           "signal.h", "inttypes.h", "sys/types.h", "sys/stat.h", "sys/time.h", "sys/resource.h",
+           "signal.h", "inttypes.h", "sys/types.h", "sys/stat.h", "sys/time.h", "sys/resource.h", "sys/wait.h",
            # included for their types and constants alone often enough that the
            # include must be harmless; every call is an error
            "fcntl.h", "sys/mman.h", "sys/utsname.h", "pthread.h"]

@@ -47,6 +47,8 @@
 #define remove gp_remove
 #define rename gp_rename
 #define tmpfile gp_tmpfile
+#define popen gp_popen
+#define pclose gp_pclose
 #define fileno gp_fileno
 #define fscanf gp_fscanf
 #define vfscanf gp_vfscanf

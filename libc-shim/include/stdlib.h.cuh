@@ -13,6 +13,7 @@
 #define abort gp_abort
 #define atexit gp_atexit
 #define getenv gp_getenv
+#define system(command) gp_system(command)
 #define atoi gp_atoi
 #define atol gp_atol
 #define atoll gp_atoll

@@ -1,6 +1,7 @@
 /* <unistd.h> for converted code: getopt (per-rank optarg/optind/opterr/
- * optopt), access (through the launcher), sleep, usleep, getpid, getppid,
- * gethostname. Other unistd
+ * optopt), access, rmdir, unlink (through the launcher), sleep, usleep,
+ * getpid, getppid, gethostname, sysconf and getpagesize (the host's
+ * values). Other unistd
  * functions are build errors (gpumpi/unprovided.h). */
 #include "gpumpi/shim_prelude.h"
 #ifndef GPUMPI_UNISTD_H_CUH
@@ -12,4 +13,8 @@
 #define getpid gp_getpid
 #define getppid gp_getppid
 #define gethostname gp_gethostname
+#define sysconf(name) gp_sysconf(name)
+#define getpagesize() gp_getpagesize()
+#define rmdir(path) gp_rmdir(path)
+#define unlink(path) gp_unlink(path)
 #endif

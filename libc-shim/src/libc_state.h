@@ -35,6 +35,18 @@ typedef struct gp_libc_state {
     /* stdin of the ranks other than 0: always at end of file. Their own,
      * so that rank 0's reads, ungetc and EOF state are not theirs. */
     gp_FILE null_stdin;
+    /* sysconf (sysconf.cu): the host's values, asked on first use */
+    long sysconf_values[5];     /* GP_SYSCONF_NAMES */
+    int sysconf_known;
+    /* the calendar (calendar.cu): static results, and the host's time
+     * zone for the hour of time last converted */
+    struct tm tm_result;
+    char asctime_buf[32];
+    int64_t zone_hour;          /* the hour (time / 3600) zone_* are for; valid when zone_known */
+    int zone_known;
+    long zone_offset;           /* seconds east of UTC */
+    int zone_isdst;
+    char zone_name[16];
 } gp_libc_state;
 
 /* This rank's block; allocated and set up (rand as srand(1), optind 1...)

@@ -5,6 +5,7 @@
  * the rank's own; stdin is read by rank 0 only (others see end of file), as
  * under mpirun. */
 #include <stdio.h> /* EOF, SEEK_* */
+#include <errno.h>
 #include "gpumpi/shim_stdio.h"
 #include "gpumpi/scan.h"
 #include "gpumpi/shim_stdlib.h"
@@ -12,6 +13,7 @@
 #include "gpumpi/shim_unistd.h"
 #include "gpumpi/shim_errno.h"
 #include "libc_state.h"
+#include "host_streams.h"
 #include "runtime.h"
 
 #define GP_FILE_BUF GP_HOST_CALL_BYTES /* one host call's worth */
@@ -208,7 +210,7 @@ GPUMPI_FN size_t gp_fread(void *p, size_t size, size_t n, gp_FILE *f)
     return got / size;
 }
 
-GPUMPI_FN static gp_FILE *gp_stream_new(int handle, int readable, int writable)
+GPUMPI_FN gp_FILE *gp_stream_new(int handle, int readable, int writable)
 {
     gp_libc_state *s = gp_libc();
     gp_FILE *f = (gp_FILE *)gp_malloc(sizeof(gp_FILE));
@@ -261,6 +263,12 @@ GPUMPI_FN int gp_fclose(gp_FILE *f)
     }
     int rc = gp_file_flush(f);
     if (gp_host_rpc(GP_HOST_CLOSE, f->handle, 0, 0, 0, 0, 0, 0, 0) < 0) rc = -1;
+    gp_stream_forget(f);
+    return rc < 0 ? EOF : 0;
+}
+
+GPUMPI_FN void gp_stream_forget(gp_FILE *f)
+{
     gp_libc_state *s = gp_libc();
     for (gp_FILE **at = s ? &s->files : 0; at && *at; at = &(*at)->next)
         if (*at == f) {
@@ -269,7 +277,6 @@ GPUMPI_FN int gp_fclose(gp_FILE *f)
         }
     gp_free(f->buf);
     gp_free(f);
-    return rc < 0 ? EOF : 0;
 }
 
 GPUMPI_FN int gp_fseek(gp_FILE *f, long off, int whence)
@@ -315,25 +322,38 @@ GPUMPI_FN void gp_clearerr(gp_FILE *f)
 
 GPUMPI_FN int gp_fileno(gp_FILE *f) { return f->fd >= 0 ? f->fd : 3 + f->handle; }
 
-/* path NUL [path2 NUL] as one request, with arg */
-GPUMPI_FN static int gp_path_call(int op, const char *a, const char *b, int64_t arg)
+GPUMPI_FN int64_t gp_path_call(int op, const char *a, const char *b, int64_t arg)
 {
     size_t la = gp_strlen(a) + 1, lb = b ? gp_strlen(b) + 1 : 0;
-    if (la + lb > GP_HOST_CALL_BYTES) return -1;
+    if (la + lb > GP_HOST_CALL_BYTES) {
+        *gp_errno_location() = ENAMETOOLONG;
+        return -1;
+    }
     char *msg = (char *)gp_malloc(la + lb);
-    if (!msg) return -1;
+    if (!msg) {
+        *gp_errno_location() = ENOMEM;
+        return -1;
+    }
     gp_memcpy(msg, a, la);
     if (b) gp_memcpy(msg + la, b, lb);
     int err = 0;
     int64_t r = gp_host_rpc(op, arg, 0, msg, la + lb, 0, 0, 0, &err);
     gp_free(msg);
     if (r < 0) *gp_errno_location() = err; /* as the host's call set it */
-    return r < 0 ? -1 : 0;
+    return r;
 }
 
-GPUMPI_FN int gp_remove(const char *path) { return gp_path_call(GP_HOST_REMOVE, path, 0, 0); }
-GPUMPI_FN int gp_rename(const char *from, const char *to) { return gp_path_call(GP_HOST_RENAME, from, to, 0); }
-GPUMPI_FN int gp_access(const char *path, int mode) { return gp_path_call(GP_HOST_ACCESS, path, 0, mode); }
+GPUMPI_FN static int gp_path_status(int op, const char *a, const char *b, int64_t arg)
+{
+    return gp_path_call(op, a, b, arg) < 0 ? -1 : 0;
+}
+
+GPUMPI_FN int gp_remove(const char *path) { return gp_path_status(GP_HOST_REMOVE, path, 0, 0); }
+GPUMPI_FN int gp_rename(const char *from, const char *to) { return gp_path_status(GP_HOST_RENAME, from, to, 0); }
+GPUMPI_FN int gp_access(const char *path, int mode) { return gp_path_status(GP_HOST_ACCESS, path, 0, mode); }
+GPUMPI_FN int gp_mkdir(const char *path, mode_t mode) { return gp_path_status(GP_HOST_MKDIR, path, 0, mode); }
+GPUMPI_FN int gp_rmdir(const char *path) { return gp_path_status(GP_HOST_RMDIR, path, 0, 0); }
+GPUMPI_FN int gp_unlink(const char *path) { return gp_path_status(GP_HOST_UNLINK, path, 0, 0); }
 
 GPUMPI_FN void gp_flush_all_files(void)
 {

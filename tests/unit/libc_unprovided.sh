@@ -45,3 +45,10 @@ printf '#include <sys/mman.h>\n#include <sys/utsname.h>\nint main(void) { struct
 grep -q "mmap_is_not_provided_by_gpumpi" "$W/err" && grep -q "uname_is_not_provided_by_gpumpi" "$W/err" ||
     fail "the error does not name mmap and uname: $(cat "$W/err")"
 note "<fcntl.h>, <pthread.h>, <sys/mman.h>, <sys/utsname.h> included alone build; their calls are errors naming them"
+# <sys/wait.h> for the status system() and pclose() return; a rank has no
+# children to wait for
+printf '#include <stdlib.h>\n#include <sys/wait.h>\nint main(void) { int s; return WEXITSTATUS(system("exit 0")) + waitpid(-1, &s, 0); }\n' >"$W/w.c"
+"$BUILD/bin/gpumpicc" --backend=threads "$W/w.c" -o "$W/w" 2>"$W/err" && fail "a call of waitpid() compiled"
+grep -q "waitpid_is_not_provided_by_gpumpi" "$W/err" || fail "the error does not name waitpid: $(cat "$W/err")"
+grep -q "system" "$W/err" && fail "system() is refused: $(cat "$W/err")"
+note "<sys/wait.h>'s macros build with system(); waitpid is an error naming it"

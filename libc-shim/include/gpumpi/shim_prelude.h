@@ -28,6 +28,7 @@
 #include <sys/stat.h>
 #include <sys/time.h>
 #include <sys/resource.h>
+#include <sys/wait.h>
 #include <wchar.h>
 #include <fcntl.h>
 #include <sys/mman.h>

@@ -66,6 +66,10 @@ GPUMPI_FN void gp_clearerr(gp_FILE *f);
 GPUMPI_FN int gp_remove(const char *path);
 GPUMPI_FN int gp_rename(const char *from, const char *to);
 GPUMPI_FN gp_FILE *gp_tmpfile(void);
+/* Commands run by the launcher's host (/bin/sh -c), one process per call,
+ * so each rank's are its own (process.cu). */
+GPUMPI_FN gp_FILE *gp_popen(const char *command, const char *mode);
+GPUMPI_FN int gp_pclose(gp_FILE *f);
 GPUMPI_FN int gp_fileno(gp_FILE *f);
 /* What stdio.cu hands to files: writes, formatted output, flush. */
 GPUMPI_FN int gp_file_write(gp_FILE *f, const char *p, size_t n);

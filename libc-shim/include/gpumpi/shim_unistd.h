@@ -1,6 +1,6 @@
 /* unistd.h and getopt.h on the device: getopt with optarg/optind/opterr/
  * optopt per rank (getopt.cu), sleep, usleep, getpid, gethostname
- * (unistd.cu). */
+ * (unistd.cu), sysconf, and the calls the launcher's host serves. */
 #ifndef GPUMPI_SHIM_UNISTD_H
 #define GPUMPI_SHIM_UNISTD_H
 
@@ -32,5 +32,16 @@ GPUMPI_FN pid_t gp_getpid(void);
 GPUMPI_FN pid_t gp_getppid(void);
 /* The name MPI_Get_processor_name gives. */
 GPUMPI_FN int gp_gethostname(char *name, size_t len);
+/* The host's values, asked once per rank (sysconf.cu): _SC_PAGESIZE,
+ * _SC_NPROCESSORS_ONLN/_CONF, _SC_CLK_TCK, _SC_OPEN_MAX; any other name
+ * is -1 with errno EINVAL. */
+GPUMPI_FN long gp_sysconf(int name);
+GPUMPI_FN int gp_getpagesize(void);
+/* Directories and names on the host, as files are (stdio_file.cu). */
+GPUMPI_FN int gp_mkdir(const char *path, mode_t mode);
+GPUMPI_FN int gp_rmdir(const char *path);
+GPUMPI_FN int gp_unlink(const char *path);
+/* system(): the host runs the command; the rank waits for it (process.cu). */
+GPUMPI_FN int gp_system(const char *command);
 
 #endif

@@ -297,6 +297,14 @@ enum gp_host_op {
     GP_HOST_RENAME,    /* data = old path, NUL, new path, NUL */
     GP_HOST_TMPFILE,   /* -> ret = handle */
     GP_HOST_ACCESS,    /* arg = access()'s mode, data = path, NUL */
+    GP_HOST_MKDIR,     /* arg = mode, data = path, NUL */
+    GP_HOST_RMDIR,     /* data = path, NUL */
+    GP_HOST_UNLINK,    /* data = path, NUL */
+    GP_HOST_SYSCONF,   /* data = sysconf() names, int32 each -> reply the values, int64 each */
+    GP_HOST_TZ,        /* arg = a time_t -> reply = the UTC offset then (int64, s), isdst (a byte), zone, NUL */
+    GP_HOST_SYSTEM,    /* data = command, NUL -> ret = wait status, once the command has ended */
+    GP_HOST_POPEN,     /* arg = 'r' or 'w', data = command, NUL -> ret = handle of the pipe's end */
+    GP_HOST_PCLOSE,    /* arg = handle -> ret = wait status, once the command has ended */
 };
 
 /* One rank's write in a GP_HOST_WRITE_PACKED cell; its bytes follow. */
