@@ -166,6 +166,16 @@ GPUMPI_FN int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Comm comm, MPI_Request *request);
 GPUMPI_FN int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag, int source,
                                     int recvtag, MPI_Comm comm, MPI_Request *request);
+/* MPI-4.0 partitioned communication (partitioned.cu): persistent requests
+ * started with MPI_Start(all), completed with the Wait/Test family. */
+GPUMPI_FN int MPI_Psend_init(const void *buf, int partitions, int count, MPI_Datatype datatype, int dest, int tag,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request);
+GPUMPI_FN int MPI_Precv_init(void *buf, int partitions, int count, MPI_Datatype datatype, int source, int tag,
+                             MPI_Comm comm, MPI_Info info, MPI_Request *request);
+GPUMPI_FN int MPI_Pready(int partition, MPI_Request request);
+GPUMPI_FN int MPI_Pready_range(int partition_low, int partition_high, MPI_Request request);
+GPUMPI_FN int MPI_Pready_list(int length, const int array_of_partitions[], MPI_Request request);
+GPUMPI_FN int MPI_Parrived(MPI_Request request, int partition, int *flag);
 
 /* ---- matched probes, request and status extras (MPI-3; mprobe.cu, requests.cu, status.cu) ---- */
 typedef int MPI_Message;

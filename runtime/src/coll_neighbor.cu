@@ -181,6 +181,10 @@ GPUMPI_FN static int gp_nbr_go(const gp_coll_nb *nb, const char *fn, MPI_Comm co
     kept->envs = kept->inline_envs;
     if (st->outdeg > GP_NBR_INLINE_ENVS) kept->envs = (gp_msg **)gp_sched_scratch(s, sizeof(gp_msg *) * (size_t)st->outdeg);
     s->tree.buf = (char *)kept;
+    if (st->kind != GP_NBR_ALLTOALLW) { /* a request holds these (gp_coll_go): the program may free them meanwhile */
+        s->a.stype = st->stype;
+        s->a.rtype = st->rtype;
+    }
     gp_sched_add_phase(s, gp_nbr_round);
     return gp_coll_go(nb, s);
 }

@@ -1,4 +1,4 @@
-/* Nonblocking collectives: MPI_Ibarrier ... MPI_Iexscan.
+/* Nonblocking collectives: MPI_Ibarrier ... MPI_Iexscan, MPI_Ineighbor_*.
  *
  * Each one runs the body its blocking twin runs (gp_<name>_call in the
  * coll_*.cu files: the same checks, the same schedule), with the schedule
@@ -320,4 +320,49 @@ GPUMPI_FN int MPI_Iexscan(const void *sendbuf, void *recvbuf, int count, MPI_Dat
 {
     GP_NB("MPI_Iexscan");
     return gp_exscan_call(&nb, sendbuf, recvbuf, count, datatype, op, comm);
+}
+
+/* ---- neighbourhood collectives (coll_neighbor.cu) */
+
+GPUMPI_FN int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    GP_NB("MPI_Ineighbor_allgather");
+    return gp_neighbor_allgather_call(&nb, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+GPUMPI_FN int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                       MPI_Comm comm, MPI_Request *request)
+{
+    GP_NB("MPI_Ineighbor_allgatherv");
+    return gp_neighbor_allgatherv_call(&nb, sendbuf, sendcount, sendtype, recvbuf, recvcounts, displs, recvtype,
+                                       comm);
+}
+
+GPUMPI_FN int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    GP_NB("MPI_Ineighbor_alltoall");
+    return gp_neighbor_alltoall_call(&nb, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, comm);
+}
+
+GPUMPI_FN int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                      MPI_Request *request)
+{
+    GP_NB("MPI_Ineighbor_alltoallv");
+    return gp_neighbor_alltoallv_call(&nb, sendbuf, sendcounts, sdispls, sendtype, recvbuf, recvcounts, rdispls,
+                                      recvtype, comm);
+}
+
+GPUMPI_FN int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                      MPI_Request *request)
+{
+    GP_NB("MPI_Ineighbor_alltoallw");
+    return gp_neighbor_alltoallw_call(&nb, sendbuf, sendcounts, sdispls, sendtypes, recvbuf, recvcounts, rdispls,
+                                      recvtypes, comm);
 }

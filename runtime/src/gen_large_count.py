@@ -22,7 +22,7 @@ HEADERS = ["runtime/include/mpi.h", "runtime/include/gpumpi/mpi_coll.h", "runtim
 
 P2P = ["Send", "Recv", "Ssend", "Rsend", "Bsend", "Isend", "Issend", "Irsend", "Ibsend", "Irecv",
        "Send_init", "Ssend_init", "Bsend_init", "Rsend_init", "Recv_init", "Sendrecv", "Sendrecv_replace",
-       "Isendrecv", "Isendrecv_replace", "Mrecv", "Imrecv"]
+       "Isendrecv", "Isendrecv_replace", "Mrecv", "Imrecv", "Psend_init", "Precv_init"]
 COLL = ["Bcast", "Reduce", "Allreduce", "Reduce_local", "Gather", "Gatherv", "Scatter", "Scatterv", "Allgather",
         "Allgatherv", "Alltoall", "Alltoallv", "Alltoallw", "Reduce_scatter", "Reduce_scatter_block", "Scan",
         "Exscan", "Neighbor_allgather", "Neighbor_allgatherv", "Neighbor_alltoall", "Neighbor_alltoallv",

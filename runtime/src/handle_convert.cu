@@ -24,20 +24,43 @@ GPUMPI_FN MPI_Message MPI_Message_f2c(MPI_Fint h) { return (MPI_Message)h; }
 GPUMPI_FN MPI_Fint MPI_Session_c2f(MPI_Session h) { return (MPI_Fint)h; }
 GPUMPI_FN MPI_Session MPI_Session_f2c(MPI_Fint h) { return (MPI_Session)h; }
 
+/* Every form of a status (C, Fortran's integer array, Fortran 2008's
+ * struct) is the same bytes. */
+GPUMPI_FN static int gp_status_copy(const char *fn, const void *from, void *to)
+{
+    if (!from || !to) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "a status argument is NULL (or MPI_STATUS_IGNORE)");
+    gp_memcpy(to, from, sizeof(MPI_Status));
+    return MPI_SUCCESS;
+}
+
+static_assert(sizeof(MPI_F08_status) == sizeof(MPI_Status), "MPI_F08_status holds a whole MPI_Status");
+
 GPUMPI_FN int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status)
 {
-    if (!c_status || !f_status)
-        return gp_err(MPI_COMM_WORLD, "MPI_Status_c2f", MPI_ERR_ARG,
-                      "a status argument is NULL (or MPI_STATUS_IGNORE)");
-    gp_memcpy(f_status, c_status, sizeof(MPI_Status));
-    return MPI_SUCCESS;
+    return gp_status_copy("MPI_Status_c2f", c_status, f_status);
 }
 
 GPUMPI_FN int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status)
 {
-    if (!c_status || !f_status)
-        return gp_err(MPI_COMM_WORLD, "MPI_Status_f2c", MPI_ERR_ARG,
-                      "a status argument is NULL (or MPI_STATUS_IGNORE)");
-    gp_memcpy(c_status, f_status, sizeof(MPI_Status));
-    return MPI_SUCCESS;
+    return gp_status_copy("MPI_Status_f2c", f_status, c_status);
+}
+
+GPUMPI_FN int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status)
+{
+    return gp_status_copy("MPI_Status_c2f08", c_status, f08_status);
+}
+
+GPUMPI_FN int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status)
+{
+    return gp_status_copy("MPI_Status_f082c", f08_status, c_status);
+}
+
+GPUMPI_FN int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status)
+{
+    return gp_status_copy("MPI_Status_f2f08", f_status, f08_status);
+}
+
+GPUMPI_FN int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status)
+{
+    return gp_status_copy("MPI_Status_f082f", f08_status, f_status);
 }

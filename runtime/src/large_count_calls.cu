@@ -174,6 +174,22 @@ GPUMPI_FN int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MP
     return MPI_Imrecv(buf, count_i, datatype, message, request);
 }
 
+GPUMPI_FN int MPI_Psend_init_c(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int count_i;
+    GP_TRY(gp_lc_int("MPI_Psend_init_c", comm, "count", count, &count_i));
+    return MPI_Psend_init(buf, partitions, count_i, datatype, dest, tag, comm, info, request);
+}
+
+GPUMPI_FN int MPI_Precv_init_c(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *request)
+{
+    int count_i;
+    GP_TRY(gp_lc_int("MPI_Precv_init_c", comm, "count", count, &count_i));
+    return MPI_Precv_init(buf, partitions, count_i, datatype, source, tag, comm, info, request);
+}
+
 GPUMPI_FN int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm)
 {
     int count_i;
@@ -829,6 +845,17 @@ GPUMPI_FN int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount,
     return MPI_Neighbor_allgather(sendbuf, sendcount_i, sendtype, recvbuf, recvcount_i, recvtype, comm);
 }
 
+GPUMPI_FN int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request)
+{
+    int sendcount_i;
+    GP_TRY(gp_lc_int("MPI_Ineighbor_allgather_c", comm, "sendcount", sendcount, &sendcount_i));
+    int recvcount_i;
+    GP_TRY(gp_lc_int("MPI_Ineighbor_allgather_c", comm, "recvcount", recvcount, &recvcount_i));
+    return MPI_Ineighbor_allgather(sendbuf, sendcount_i, sendtype, recvbuf, recvcount_i, recvtype, comm, request);
+}
+
 GPUMPI_FN int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                             MPI_Info info, MPI_Request *request)
@@ -861,6 +888,26 @@ GPUMPI_FN int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount
     return gp_lc_done(&lc, rc, 0);
 }
 
+GPUMPI_FN int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request)
+{
+    int sendcount_i;
+    GP_TRY(gp_lc_int("MPI_Ineighbor_allgatherv_c", comm, "sendcount", sendcount, &sendcount_i));
+    gp_lc lc = {"MPI_Ineighbor_allgatherv_c", comm, 0, 0, 0};
+    int n_recvcounts;
+    GP_TRY(gp_lc_len(&lc, GP_LC_IN, 0, 0, &n_recvcounts));
+    int n_displs;
+    GP_TRY(gp_lc_len(&lc, GP_LC_IN, 0, 0, &n_displs));
+    GP_TRY(gp_lc_alloc(&lc, n_recvcounts + n_displs));
+    const int *recvcounts_i, *displs_i;
+    int rc = gp_lc_counts(&lc, "recvcounts", recvcounts, n_recvcounts, &recvcounts_i);
+    if (rc == MPI_SUCCESS) rc = gp_lc_displs(&lc, "displs", displs, n_displs, &displs_i);
+    if (rc == MPI_SUCCESS) rc = MPI_Ineighbor_allgatherv(sendbuf, sendcount_i, sendtype, recvbuf, recvcounts_i,
+                                                         displs_i, recvtype, comm, request);
+    return gp_lc_done(&lc, rc, request);
+}
+
 GPUMPI_FN int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
@@ -890,6 +937,17 @@ GPUMPI_FN int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, 
     int recvcount_i;
     GP_TRY(gp_lc_int("MPI_Neighbor_alltoall_c", comm, "recvcount", recvcount, &recvcount_i));
     return MPI_Neighbor_alltoall(sendbuf, sendcount_i, sendtype, recvbuf, recvcount_i, recvtype, comm);
+}
+
+GPUMPI_FN int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Request *request)
+{
+    int sendcount_i;
+    GP_TRY(gp_lc_int("MPI_Ineighbor_alltoall_c", comm, "sendcount", sendcount, &sendcount_i));
+    int recvcount_i;
+    GP_TRY(gp_lc_int("MPI_Ineighbor_alltoall_c", comm, "recvcount", recvcount, &recvcount_i));
+    return MPI_Ineighbor_alltoall(sendbuf, sendcount_i, sendtype, recvbuf, recvcount_i, recvtype, comm, request);
 }
 
 GPUMPI_FN int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
@@ -926,6 +984,31 @@ GPUMPI_FN int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count send
     if (rc == MPI_SUCCESS) rc = MPI_Neighbor_alltoallv(sendbuf, sendcounts_i, sdispls_i, sendtype, recvbuf,
                                                        recvcounts_i, rdispls_i, recvtype, comm);
     return gp_lc_done(&lc, rc, 0);
+}
+
+GPUMPI_FN int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                        MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                        const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request)
+{
+    gp_lc lc = {"MPI_Ineighbor_alltoallv_c", comm, 0, 0, 0};
+    int n_sendcounts;
+    GP_TRY(gp_lc_len(&lc, GP_LC_OUT, 0, sendbuf == MPI_IN_PLACE, &n_sendcounts));
+    int n_sdispls;
+    GP_TRY(gp_lc_len(&lc, GP_LC_OUT, 0, sendbuf == MPI_IN_PLACE, &n_sdispls));
+    int n_recvcounts;
+    GP_TRY(gp_lc_len(&lc, GP_LC_IN, 0, 0, &n_recvcounts));
+    int n_rdispls;
+    GP_TRY(gp_lc_len(&lc, GP_LC_IN, 0, 0, &n_rdispls));
+    GP_TRY(gp_lc_alloc(&lc, n_sendcounts + n_sdispls + n_recvcounts + n_rdispls));
+    const int *sendcounts_i, *sdispls_i, *recvcounts_i, *rdispls_i;
+    int rc = gp_lc_counts(&lc, "sendcounts", sendcounts, n_sendcounts, &sendcounts_i);
+    if (rc == MPI_SUCCESS) rc = gp_lc_displs(&lc, "sdispls", sdispls, n_sdispls, &sdispls_i);
+    if (rc == MPI_SUCCESS) rc = gp_lc_counts(&lc, "recvcounts", recvcounts, n_recvcounts, &recvcounts_i);
+    if (rc == MPI_SUCCESS) rc = gp_lc_displs(&lc, "rdispls", rdispls, n_rdispls, &rdispls_i);
+    if (rc == MPI_SUCCESS) rc = MPI_Ineighbor_alltoallv(sendbuf, sendcounts_i, sdispls_i, sendtype, recvbuf,
+                                                        recvcounts_i, rdispls_i, recvtype, comm, request);
+    return gp_lc_done(&lc, rc, request);
 }
 
 GPUMPI_FN int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
@@ -969,6 +1052,25 @@ GPUMPI_FN int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count send
     if (rc == MPI_SUCCESS) rc = MPI_Neighbor_alltoallw(sendbuf, sendcounts_i, sdispls, sendtypes, recvbuf,
                                                        recvcounts_i, rdispls, recvtypes, comm);
     return gp_lc_done(&lc, rc, 0);
+}
+
+GPUMPI_FN int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                        const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                        MPI_Request *request)
+{
+    gp_lc lc = {"MPI_Ineighbor_alltoallw_c", comm, 0, 0, 0};
+    int n_sendcounts;
+    GP_TRY(gp_lc_len(&lc, GP_LC_OUT, 0, sendbuf == MPI_IN_PLACE, &n_sendcounts));
+    int n_recvcounts;
+    GP_TRY(gp_lc_len(&lc, GP_LC_IN, 0, 0, &n_recvcounts));
+    GP_TRY(gp_lc_alloc(&lc, n_sendcounts + n_recvcounts));
+    const int *sendcounts_i, *recvcounts_i;
+    int rc = gp_lc_counts(&lc, "sendcounts", sendcounts, n_sendcounts, &sendcounts_i);
+    if (rc == MPI_SUCCESS) rc = gp_lc_counts(&lc, "recvcounts", recvcounts, n_recvcounts, &recvcounts_i);
+    if (rc == MPI_SUCCESS) rc = MPI_Ineighbor_alltoallw(sendbuf, sendcounts_i, sdispls, sendtypes, recvbuf,
+                                                        recvcounts_i, rdispls, recvtypes, comm, request);
+    return gp_lc_done(&lc, rc, request);
 }
 
 GPUMPI_FN int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],

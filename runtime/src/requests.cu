@@ -43,6 +43,7 @@ GPUMPI_FN void gp_req_release(int h)
 {
     gp_req *q = gp_req_at(h);
     if (q->kind == GP_REQ_FREE) return; /* once on the stack */
+    gp_free(gp_req_part(q));
     q->kind = GP_REQ_FREE;
     gp_type_release(q->type); /* held since gp_make */
     q->next_free = gp_self()->req_free;
@@ -77,8 +78,7 @@ GPUMPI_FN void gp_progress(void)
     gp_flag_set(GP_RF_SETTLED, r->arrived == seen && !(r->coll_head && gp_coll_sends_pending()));
 }
 
-/* Starts an inactive request (a new one, or a persistent one again). */
-GPUMPI_FN static void gp_start(int h)
+GPUMPI_FN void gp_start(int h)
 {
     gp_req *q = gp_req_at(h);
     q->active = 1;
@@ -216,6 +216,7 @@ GPUMPI_FN static int gp_complete(const char *fn, MPI_Request *request, MPI_Statu
         return rc;
     }
     MPI_Status st = q->status;
+    if (gp_req_part(q) && st.MPI_SOURCE != MPI_PROC_NULL) st.MPI_TAG = gp_part_tag(q);
     MPI_Comm comm = q->comm;
     int err = q->err;
     size_t cap = (size_t)q->count * (size_t)gp_type_size(q->type);
@@ -300,6 +301,7 @@ GPUMPI_FN static int gp_is_pending_send(MPI_Request h)
 GPUMPI_FN static int gp_wait(MPI_Request *request, MPI_Status *status)
 {
     GP_TRY(gp_valid("MPI_Wait", *request));
+    GP_TRY(gp_part_check_wait("MPI_Wait", 1, request));
     if (gp_inert(*request)) {
         gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         return MPI_SUCCESS;
@@ -398,6 +400,7 @@ GPUMPI_FN static int gp_complete_all(const char *fn, int count, MPI_Request requ
 GPUMPI_FN static int gp_waitall(int count, MPI_Request requests[], MPI_Status statuses[])
 {
     GP_TRY(gp_check_all("MPI_Waitall", count, requests));
+    GP_TRY(gp_part_check_wait("MPI_Waitall", count, requests));
     gp_waiter w = {0, 0, "MPI_Waitall", count, requests, 0};
     int from = 0, entered_at = 0;
     for (;;) {
@@ -443,6 +446,8 @@ GPUMPI_FN static int gp_first_done(const char *fn, int count, MPI_Request reques
 
 GPUMPI_FN int MPI_Waitany(int count, MPI_Request requests[], int *index, MPI_Status *status)
 {
+    GP_TRY(gp_check_all("MPI_Waitany", count, requests));
+    GP_TRY(gp_part_check_wait("MPI_Waitany", count, requests));
     gp_waiter w = {0, 0, "MPI_Waitany", count, requests, 0};
     for (;;) {
         gp_wait_begin(&w);
@@ -493,6 +498,8 @@ GPUMPI_FN static int gp_some(const char *fn, int incount, MPI_Request requests[]
 
 GPUMPI_FN int MPI_Waitsome(int incount, MPI_Request requests[], int *outcount, int indices[], MPI_Status statuses[])
 {
+    GP_TRY(gp_check_all("MPI_Waitsome", incount, requests));
+    GP_TRY(gp_part_check_wait("MPI_Waitsome", incount, requests));
     gp_waiter w = {0, 0, "MPI_Waitsome", incount, requests, 0};
     for (;;) {
         gp_wait_begin(&w);
@@ -527,6 +534,10 @@ GPUMPI_FN int MPI_Request_free(MPI_Request *request)
         *request = MPI_REQUEST_NULL;
         return MPI_SUCCESS;
     }
+    if (gp_req_part(q) && q->active) /* MPI-4.0 4.2.2 */
+        return gp_err(q->comm, "MPI_Request_free", MPI_ERR_REQUEST,
+                      "request %d is an active partitioned %s (complete it with MPI_Wait or MPI_Test first)",
+                      *request, q->kind == GP_REQ_SEND ? "send" : "receive");
     if (q->kind == GP_REQ_PAIR && q->active && !q->done) {
         /* each half as if freed by itself (the send finishes first: it may read the staged copy) */
         MPI_Request send = q->halves[0], recv = q->halves[1];
@@ -575,6 +586,10 @@ GPUMPI_FN int MPI_Cancel(MPI_Request *request)
         return MPI_Cancel(&recv);
     }
     if (q->kind == GP_REQ_GREQ) return gp_greq_cancel(*request);
+    if (gp_req_part(q) && q->active) /* MPI-4.0 4.2.2 */
+        return gp_err(q->comm, "MPI_Cancel", MPI_ERR_REQUEST,
+                      "request %d is an active partitioned %s, which cannot be cancelled", *request,
+                      q->kind == GP_REQ_SEND ? "send" : "receive");
     gp_progress();
     /* only a receive that has not matched can be cancelled; a send goes on
      * (MPI lets a cancel fail), and Test_cancelled then says so */
@@ -617,6 +632,7 @@ GPUMPI_FN int MPI_Request_get_status(MPI_Request request, int *flag, MPI_Status 
             gp_set_status(status, MPI_ANY_SOURCE, MPI_ANY_TAG, 0);
         else
             gp_status_out(status, &q->status);
+        if (status && gp_req_part(q) && status->MPI_SOURCE != MPI_PROC_NULL) status->MPI_TAG = gp_part_tag(q);
     }
     return MPI_SUCCESS;
 }
@@ -687,9 +703,13 @@ GPUMPI_FN int MPI_Recv_init(void *buf, int count, MPI_Datatype datatype, int sou
 GPUMPI_FN int MPI_Start(MPI_Request *request)
 {
     GP_TRY(gp_valid("MPI_Start", *request));
-    if (*request == MPI_REQUEST_NULL || !gp_req_at(*request)->persistent || gp_req_at(*request)->active)
+    if (*request == MPI_REQUEST_NULL || !gp_req_at(*request)->persistent)
         return gp_err(MPI_COMM_WORLD, "MPI_Start", MPI_ERR_REQUEST, "request %d is not an inactive persistent request", *request);
+    if (gp_req_at(*request)->active) /* the request's communicator's error handler decides */
+        return gp_err(gp_req_at(*request)->comm, "MPI_Start", MPI_ERR_REQUEST,
+                      "request %d is active (start it again once MPI_Wait or MPI_Test has completed it)", *request);
     if (gp_req_at(*request)->kind == GP_REQ_COLL) return gp_coll_persistent_start(*request);
+    if (gp_req_part(gp_req_at(*request))) return gp_part_start(*request);
     gp_start(*request);
     return MPI_SUCCESS;
 }

@@ -43,6 +43,8 @@ typedef struct gp_req {
         struct gp_sched *sched;
         /* GP_REQ_GREQ: the program's callbacks and state (grequest.cu) */
         struct gp_greq *greq;
+        /* GP_REQ_SEND, GP_REQ_RECV of MPI_Psend_init/MPI_Precv_init: the partitions (partitioned.cu), 0 otherwise */
+        struct gp_part *part;
     };
     struct gp_coll_recipe *recipe; /* a persistent collective's arguments (coll_persistent.cu) */
     /* GP_REQ_PAIR: its send and receive (handles no one else sees); it
@@ -55,6 +57,11 @@ typedef struct gp_req {
 } gp_req;
 
 GPUMPI_FN static inline gp_req *gp_req_at(int h) { return &gp_self()->reqs[h - 1]; }
+/* A partitioned request's partitions, else 0 (the union's pointer is another kind's). */
+GPUMPI_FN static inline struct gp_part *gp_req_part(const gp_req *q)
+{
+    return q->kind == GP_REQ_SEND || q->kind == GP_REQ_RECV ? q->part : 0;
+}
 /* A new request of `kind`, zeroed (inactive); its handle. */
 GPUMPI_FN int gp_req_new(int kind);
 /* The posted-receive queue (posted.cu): a receive posted (its peer_world
@@ -66,6 +73,9 @@ GPUMPI_FN void gp_match_posted(gp_rank *r);
  * unless persistent); errors name fn. */
 GPUMPI_FN int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type, int peer,
                       int tag, MPI_Comm comm, MPI_Request *request, int persistent);
+/* Starts an inactive send or receive request (a new one, or a persistent
+ * one again): the send goes out, the receive is posted. */
+GPUMPI_FN void gp_start(int h);
 /* Frees the handle (and drops the hold on its datatype). */
 GPUMPI_FN void gp_req_release(int h);
 /* Marks a request done, and frees it if MPI_Request_free came first. */
@@ -105,5 +115,12 @@ GPUMPI_FN void gp_coll_persistent_free(gp_req *q);
 /* The request frees arrays with itself (large_count.cu: the int arrays a
  * _c init call made, which every MPI_Start reads). */
 GPUMPI_FN void gp_coll_persistent_keep(gp_req *q, void *arrays);
+
+/* Partitioned requests (partitioned.cu): MPI_Start of one; MPI_Wait of a
+ * send whose partitions are not all ready is an error (nothing else could
+ * mark them: a rank is one thread); the program's tag, for its status. */
+GPUMPI_FN int gp_part_start(int h);
+GPUMPI_FN int gp_part_check_wait(const char *fn, int count, const MPI_Request requests[]);
+GPUMPI_FN int gp_part_tag(const gp_req *q);
 
 #endif

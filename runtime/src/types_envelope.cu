@@ -163,3 +163,55 @@ GPUMPI_FN int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatyp
     *datatype = t;
     return MPI_SUCCESS;
 }
+
+/* MPI_Type_create_f90_integer/real/complex: the predefined type of the
+ * smallest Fortran kind with at least decimal range r (and precision p),
+ * as SELECTED_INT_KIND / SELECTED_REAL_KIND choose it (gfortran's kinds;
+ * none past 8-byte reals here: mpi_types.h). MPI_UNDEFINED leaves p or r
+ * free, not both. The result is a named type: it is not freed. */
+GPUMPI_FN static int gp_f90_real(const char *fn, int p, int r, MPI_Datatype four, MPI_Datatype eight,
+                                 MPI_Datatype *newtype)
+{
+    GP_TRY(gp_check_initialized(fn));
+    if (!newtype) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "the newtype argument is NULL");
+    if (p == MPI_UNDEFINED && r == MPI_UNDEFINED)
+        return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "both p and r are MPI_UNDEFINED (give at least one)");
+    int pp = p == MPI_UNDEFINED ? 0 : p, rr = r == MPI_UNDEFINED ? 0 : r;
+    if (pp < 0 || rr < 0) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "negative precision %d or range %d", p, r);
+    if (pp <= 6 && rr <= 37)
+        *newtype = four;
+    else if (pp <= 15 && rr <= 307)
+        *newtype = eight;
+    else
+        return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG,
+                      "no kind has precision %d and range %d (at most 15 and 307 here: no quad precision)", p, r);
+    return MPI_SUCCESS;
+}
+
+GPUMPI_FN int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype)
+{
+    return gp_f90_real("MPI_Type_create_f90_real", p, r, MPI_REAL4, MPI_REAL8, newtype);
+}
+
+GPUMPI_FN int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype)
+{
+    return gp_f90_real("MPI_Type_create_f90_complex", p, r, MPI_COMPLEX8, MPI_COMPLEX16, newtype);
+}
+
+GPUMPI_FN int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype)
+{
+    const char *fn = "MPI_Type_create_f90_integer";
+    GP_TRY(gp_check_initialized(fn));
+    if (!newtype) return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "the newtype argument is NULL");
+    /* 10^r must fit: 127, 32767, 2^31 - 1 and 2^63 - 1 hold 2, 4, 9 and 18 digits */
+    MPI_Datatype t = r < 0 ? MPI_DATATYPE_NULL
+                     : r <= 2 ? MPI_INTEGER1
+                     : r <= 4 ? MPI_INTEGER2
+                     : r <= 9 ? MPI_INTEGER4
+                     : r <= 18 ? MPI_INTEGER8
+                               : MPI_DATATYPE_NULL;
+    if (t == MPI_DATATYPE_NULL)
+        return gp_err(MPI_COMM_WORLD, fn, MPI_ERR_ARG, "no integer kind has range %d (0 to 18 here)", r);
+    *newtype = t;
+    return MPI_SUCCESS;
+}

@@ -2,7 +2,8 @@
  * MPI_COMBINER_NAMED, the reductions the standard defines on them
  * (integer, logical, real, complex, the MAXLOC/MINLOC pairs), and the
  * C <-> Fortran handle conversions (MPI_Fint, MPI_*_c2f / _f2c,
- * MPI_Status_c2f / f2c). Self-checking: rank 0 prints " No Errors". Any
+ * MPI_Status_c2f / f2c, and Fortran 2008's MPI_F08_status), and the
+ * types of Fortran 90 kinds (MPI_Type_create_f90_integer/real/complex). Self-checking: rank 0 prints " No Errors". Any
  * number of ranks >= 1. */
 #include <mpi.h>
 #include <stdio.h>
@@ -92,6 +93,60 @@ int main(int argc, char **argv)
     MPI_Get_count(&st2, MPI_INT, &count);
     CHECK(st2.MPI_SOURCE == rank && st2.MPI_TAG == 5 && count == 1, "MPI_Status_c2f/f2c: source %d tag %d count %d",
           st2.MPI_SOURCE, st2.MPI_TAG, count);
+    /* Fortran 2008's status: its public fields, and back to C and to the
+     * integer array (MPICH 4.0.2 has these calls in its Fortran library,
+     * which mpicc does not link) */
+#ifndef MPICH_VERSION
+    MPI_F08_status f08;
+    MPI_Status st3;
+    MPI_Status_c2f08(&st, &f08);
+    CHECK(f08.MPI_SOURCE == rank && f08.MPI_TAG == 5, "MPI_Status_c2f08: source %d tag %d", (int)f08.MPI_SOURCE,
+          (int)f08.MPI_TAG);
+    MPI_Status_f2f08(fst, &f08);
+    MPI_Status_f082c(&f08, &st3);
+    count = -1;
+    MPI_Get_count(&st3, MPI_INT, &count);
+    CHECK(st3.MPI_SOURCE == rank && st3.MPI_TAG == 5 && count == 1, "MPI_Status_f2f08/f082c: source %d tag %d count %d",
+          st3.MPI_SOURCE, st3.MPI_TAG, count);
+    MPI_Fint fst2[MPI_F_STATUS_SIZE];
+    MPI_Status_f082f(&f08, fst2);
+    CHECK(fst2[MPI_F_SOURCE] == rank && fst2[MPI_F_TAG] == 5, "MPI_Status_f082f: source %d tag %d",
+          (int)fst2[MPI_F_SOURCE], (int)fst2[MPI_F_TAG]);
+#endif
+    /* Fortran 90 kinds: the smallest type with the range (and precision) asked */
+    struct {
+        int r;
+        int size;
+    } ints[] = {{1, 1}, {2, 1}, {3, 2}, {4, 2}, {5, 4}, {9, 4}, {10, 8}, {18, 8}};
+    for (int i = 0; i < 8; i++) {
+        MPI_Datatype t;
+        int sz = -1;
+        MPI_Type_create_f90_integer(ints[i].r, &t);
+        MPI_Type_size(t, &sz);
+        CHECK(sz == ints[i].size, "MPI_Type_create_f90_integer(%d): %d bytes, want %d", ints[i].r, sz, ints[i].size);
+    }
+    struct {
+        int p, r, size;
+    } reals[] = {{6, MPI_UNDEFINED, 4}, {MPI_UNDEFINED, 37, 4}, {3, 20, 4}, {7, MPI_UNDEFINED, 8}, {6, 38, 8},
+                 {15, 307, 8}};
+    for (int i = 0; i < 6; i++) {
+        MPI_Datatype t, c;
+        int sz = -1, csz = -1;
+        MPI_Type_create_f90_real(reals[i].p, reals[i].r, &t);
+        MPI_Type_create_f90_complex(reals[i].p, reals[i].r, &c);
+        MPI_Type_size(t, &sz);
+        MPI_Type_size(c, &csz);
+        CHECK(sz == reals[i].size && csz == 2 * reals[i].size,
+              "MPI_Type_create_f90_real/complex(%d, %d): %d and %d bytes, want %d and %d", reals[i].p, reals[i].r, sz,
+              csz, reals[i].size, 2 * reals[i].size);
+    }
+    {
+        MPI_Datatype t = MPI_DATATYPE_NULL;
+        double x[2] = {1.5, 2.5}, y[2] = {0, 0};
+        MPI_Type_create_f90_real(15, MPI_UNDEFINED, &t);
+        MPI_Sendrecv(x, 2, t, rank, 6, y, 2, t, rank, 6, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        CHECK(y[0] == 1.5 && y[1] == 2.5, "a message of MPI_Type_create_f90_real(15): %g %g", y[0], y[1]);
+    }
     MPI_Info_free(&info);
     MPI_Group_free(&g);
     MPI_Comm_free(&dup);

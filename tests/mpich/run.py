@@ -22,7 +22,7 @@ import sys
 import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-DIRS = "attr,coll,comm,datatype,errhan,group,info,init,pt2pt,topo"
+DIRS = "attr,coll,comm,datatype,errhan,group,info,init,part,pt2pt,topo"
 # MPICH's runtests allows 180 s unless MPITEST_TIMEOUT says otherwise; 60
 # here keeps CI's hangs short (every run but the slowest takes a few
 # seconds); MPITEST_TIMEOUT and MPITEST_TIMEOUT_MULTIPLIER work as there

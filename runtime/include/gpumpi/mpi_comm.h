@@ -72,6 +72,8 @@ GPUMPI_FN int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_In
 GPUMPI_FN int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm *newcomm);
 GPUMPI_FN int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm *newcomm);
 GPUMPI_FN int MPI_Comm_free(MPI_Comm *comm);
+/* MPI_Comm_free after the rank's pending communication on it (comm_disconnect.cu); collective. */
+GPUMPI_FN int MPI_Comm_disconnect(MPI_Comm *comm);
 GPUMPI_FN int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int *result);
 GPUMPI_FN int MPI_Comm_group(MPI_Comm comm, MPI_Group *group);
 GPUMPI_FN int MPI_Comm_set_name(MPI_Comm comm, const char *comm_name);
@@ -206,6 +208,22 @@ GPUMPI_FN int MPI_Neighbor_alltoallv(const void *sendbuf, const int sendcounts[]
 GPUMPI_FN int MPI_Neighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
                                      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+/* Nonblocking (MPI-3.0; coll_nonblocking.cu). */
+GPUMPI_FN int MPI_Ineighbor_allgather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                      int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Ineighbor_allgatherv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       const int recvcounts[], const int displs[], MPI_Datatype recvtype,
+                                       MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Ineighbor_alltoall(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                     int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
+GPUMPI_FN int MPI_Ineighbor_alltoallv(const void *sendbuf, const int sendcounts[], const int sdispls[],
+                                      MPI_Datatype sendtype, void *recvbuf, const int recvcounts[],
+                                      const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                      MPI_Request *request);
+GPUMPI_FN int MPI_Ineighbor_alltoallw(const void *sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                      const MPI_Datatype sendtypes[], void *recvbuf, const int recvcounts[],
+                                      const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                      MPI_Request *request);
 /* Persistent (MPI-4.0; coll_persistent.cu). */
 GPUMPI_FN int MPI_Neighbor_allgather_init(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf,
                                           int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,

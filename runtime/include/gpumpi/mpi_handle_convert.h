@@ -31,6 +31,20 @@ GPUMPI_FN MPI_Fint MPI_Session_c2f(MPI_Session session);
 GPUMPI_FN MPI_Session MPI_Session_f2c(MPI_Fint session);
 GPUMPI_FN int MPI_Status_c2f(const MPI_Status *c_status, MPI_Fint *f_status);
 GPUMPI_FN int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
+/* A status as Fortran 2008's TYPE(MPI_Status) holds it (MPI-4.0 19.3.5):
+ * the public fields, then the rest of MPI_Status as it is. */
+typedef struct MPI_F08_status {
+    MPI_Fint MPI_SOURCE;
+    MPI_Fint MPI_TAG;
+    MPI_Fint MPI_ERROR;
+    MPI_Fint gp_private[MPI_F_STATUS_SIZE - 3];
+} MPI_F08_status;
+#define MPI_F08_STATUS_IGNORE ((MPI_F08_status *)0)
+#define MPI_F08_STATUSES_IGNORE ((MPI_F08_status *)0)
+GPUMPI_FN int MPI_Status_c2f08(const MPI_Status *c_status, MPI_F08_status *f08_status);
+GPUMPI_FN int MPI_Status_f082c(const MPI_F08_status *f08_status, MPI_Status *c_status);
+GPUMPI_FN int MPI_Status_f2f08(const MPI_Fint *f_status, MPI_F08_status *f08_status);
+GPUMPI_FN int MPI_Status_f082f(const MPI_F08_status *f08_status, MPI_Fint *f_status);
 
 /* The profiling names of the conversions (MPICH's tests call them): there
  * is nothing in a conversion for a profiling layer to intercept. */
@@ -54,5 +68,9 @@ GPUMPI_FN int MPI_Status_f2c(const MPI_Fint *f_status, MPI_Status *c_status);
 #define PMPI_Session_f2c MPI_Session_f2c
 #define PMPI_Status_c2f MPI_Status_c2f
 #define PMPI_Status_f2c MPI_Status_f2c
+#define PMPI_Status_c2f08 MPI_Status_c2f08
+#define PMPI_Status_f082c MPI_Status_f082c
+#define PMPI_Status_f2f08 MPI_Status_f2f08
+#define PMPI_Status_f082f MPI_Status_f082f
 
 #endif

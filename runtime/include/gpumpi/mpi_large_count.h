@@ -45,6 +45,10 @@ GPUMPI_FN int MPI_Mrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI
                           MPI_Status *status);
 GPUMPI_FN int MPI_Imrecv_c(void *buf, MPI_Count count, MPI_Datatype datatype, MPI_Message *message,
                            MPI_Request *request);
+GPUMPI_FN int MPI_Psend_init_c(const void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int dest,
+                               int tag, MPI_Comm comm, MPI_Info info, MPI_Request *request);
+GPUMPI_FN int MPI_Precv_init_c(void *buf, int partitions, MPI_Count count, MPI_Datatype datatype, int source, int tag,
+                               MPI_Comm comm, MPI_Info info, MPI_Request *request);
 GPUMPI_FN int MPI_Bcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm);
 GPUMPI_FN int MPI_Ibcast_c(void *buffer, MPI_Count count, MPI_Datatype datatype, int root, MPI_Comm comm,
                            MPI_Request *request);
@@ -170,24 +174,37 @@ GPUMPI_FN int MPI_Exscan_init_c(const void *sendbuf, void *recvbuf, MPI_Count co
                                 MPI_Comm comm, MPI_Info info, MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                        MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int MPI_Ineighbor_allgather_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                        void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_allgather_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                             void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                             MPI_Info info, MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                         void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                                         MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int MPI_Ineighbor_allgatherv_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
+                                         void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
+                                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_allgatherv_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                              void *recvbuf, const MPI_Count recvcounts[], const MPI_Aint displs[],
                                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
                                              MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
                                       MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int MPI_Ineighbor_alltoall_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype, void *recvbuf,
+                                       MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
+                                       MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_alltoall_init_c(const void *sendbuf, MPI_Count sendcount, MPI_Datatype sendtype,
                                            void *recvbuf, MPI_Count recvcount, MPI_Datatype recvtype, MPI_Comm comm,
                                            MPI_Info info, MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                        MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
                                        const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm);
+GPUMPI_FN int MPI_Ineighbor_alltoallv_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                        MPI_Datatype sendtype, void *recvbuf, const MPI_Count recvcounts[],
+                                        const MPI_Aint rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                                        MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                                             const MPI_Aint sdispls[], MPI_Datatype sendtype, void *recvbuf,
                                             const MPI_Count recvcounts[], const MPI_Aint rdispls[],
@@ -196,6 +213,10 @@ GPUMPI_FN int MPI_Neighbor_alltoallv_init_c(const void *sendbuf, const MPI_Count
 GPUMPI_FN int MPI_Neighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
                                        const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm);
+GPUMPI_FN int MPI_Ineighbor_alltoallw_c(const void *sendbuf, const MPI_Count sendcounts[], const MPI_Aint sdispls[],
+                                        const MPI_Datatype sendtypes[], void *recvbuf, const MPI_Count recvcounts[],
+                                        const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                        MPI_Request *request);
 GPUMPI_FN int MPI_Neighbor_alltoallw_init_c(const void *sendbuf, const MPI_Count sendcounts[],
                                             const MPI_Aint sdispls[], const MPI_Datatype sendtypes[], void *recvbuf,
                                             const MPI_Count recvcounts[], const MPI_Aint rdispls[],

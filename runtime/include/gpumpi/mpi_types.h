@@ -146,6 +146,10 @@ GPUMPI_FN int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int
                                     int array_of_integers[], MPI_Aint array_of_addresses[],
                                     MPI_Datatype array_of_datatypes[]);
 GPUMPI_FN int MPI_Type_match_size(int typeclass, int size, MPI_Datatype *datatype);
+/* The predefined type of a Fortran 90 kind (types_envelope.cu). */
+GPUMPI_FN int MPI_Type_create_f90_integer(int r, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_f90_real(int p, int r, MPI_Datatype *newtype);
+GPUMPI_FN int MPI_Type_create_f90_complex(int p, int r, MPI_Datatype *newtype);
 /* ---- end of issue 9 part B block ---- */
 
 #ifndef MPI_MAX_OBJECT_NAME

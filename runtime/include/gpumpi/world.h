@@ -217,6 +217,7 @@ typedef struct gp_rank {
     int coll_head;      /* collective requests in flight, newest first: handles, 0 = none (coll_nonblocking.cu) */
     void *sched_spare;  /* schedules of finished nonblocking collectives, kept for the next ones */
     void *messages;     /* messages taken by MPI_Mprobe/MPI_Improbe, not yet received (mprobe.cu) */
+    void *part_inits;   /* partitioned init calls so far, by context, peer and tag (partitioned.cu) */
     void *comm_state;   /* this rank's communicators, groups, keyvals, error handlers (comm.cu) */
     void *type_state;   /* this rank's derived datatypes and user ops (datatypes.cu) */
     /* unexpected messages, in arrival order within each of GP_UQ_BUCKETS
