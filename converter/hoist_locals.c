@@ -132,6 +132,16 @@ static int classify(hoist *h, CXCursor stmt)
     return MOVES;
 }
 
+/* Is def (a macro's definition, an enumerator) written inside the function
+ * being moved from? At file scope its name would mean nothing. */
+static int inside_function(hoist *h, CXCursor def)
+{
+    CXFile f, ff;
+    unsigned b, e, fb, fe;
+    return !clang_Cursor_isNull(def) && gp_extent(def, &f, &b, &e) && gp_extent(h->fn, &ff, &fb, &fe) &&
+           clang_File_isEqual(f, ff) && b >= fb && b < fe;
+}
+
 /* Is the token's cursor a macro defined inside the function being moved
  * from? Then *body is its body's tokens (an object-like macro), or NULL. */
 static int macro_of_function(hoist *h, CXCursor cur, char **body)
@@ -139,11 +149,7 @@ static int macro_of_function(hoist *h, CXCursor cur, char **body)
     *body = NULL;
     if (clang_getCursorKind(cur) != CXCursor_MacroExpansion) return 0;
     CXCursor def = clang_getCursorReferenced(cur);
-    CXFile f, ff;
-    unsigned b, e, fb, fe;
-    if (clang_Cursor_isNull(def) || !gp_extent(def, &f, &b, &e) || !gp_extent(h->fn, &ff, &fb, &fe) ||
-        !clang_File_isEqual(f, ff) || b < fb || b >= fe)
-        return 0;
+    if (!inside_function(h, def)) return 0;
     if (clang_Cursor_isMacroFunctionLike(def)) return 1;
     CXToken *toks;
     unsigned n;
@@ -169,12 +175,7 @@ static int macro_of_function(hoist *h, CXCursor cur, char **body)
 static int local_enumerator(hoist *h, CXCursor cur, char value[32])
 {
     CXCursor d = clang_getCursorReferenced(cur);
-    if (clang_Cursor_isNull(d) || clang_getCursorKind(d) != CXCursor_EnumConstantDecl) return 0;
-    CXFile f, ff;
-    unsigned b, e, fb, fe;
-    if (!gp_extent(d, &f, &b, &e) || !gp_extent(h->fn, &ff, &fb, &fe) || !clang_File_isEqual(f, ff) || b < fb ||
-        b >= fe)
-        return 0;
+    if (clang_getCursorKind(d) != CXCursor_EnumConstantDecl || !inside_function(h, d)) return 0;
     snprintf(value, 32, "(%lld)", clang_getEnumConstantDeclValue(d));
     return 1;
 }
