@@ -73,8 +73,8 @@ int gp_is_cxx_keyword(const char *word);
 void gp_rewrite_jumps(gp_conv *c);     /* T x = e; -> T x ; x = e; where goto/switch may jump past it */
 void gp_rewrite_volatile(gp_conv *c);
 void gp_rewrite_errhandlers(gp_conv *c); /* (MPI_Comm *, int *, ...) handlers lose the ... (nvcc bug) */
-void gp_rewrite_complex(gp_conv *c); /* double complex -> gp_cdouble (libc-shim's class) */
-void gp_complex_spelling(char *type, size_t cap); /* "_Complex double" -> "gp_cdouble" in a spelled type */
+void gp_rewrite_float_types(gp_conv *c); /* double complex -> gp_cdouble, long double -> gp_ldouble */
+void gp_float_type_spelling(char *type, size_t cap); /* the same in a type libclang spelled */
 void gp_rewrite_const_fields(gp_conv *c); /* const members lose const (nvcc's host shadows) */  /* volatile commented out (C++ cannot copy volatile structs) */     /* explicit casts where C++ needs them */   /* globals and static locals -> per-rank storage */
 
 /* Insert "__device__ " (or text) at a statement start once, however many

@@ -303,7 +303,7 @@ int main(int argc, char **argv)
     gp_rewrite_link_probes(&c);
     gp_rewrite_keywords(&c);
     gp_rewrite_volatile(&c); /* first: later insertions at a token's start go before its comment */
-    gp_rewrite_complex(&c);  /* early for the same reason */
+    gp_rewrite_float_types(&c);  /* early for the same reason */
     gp_rewrite_const_fields(&c);
     gp_rewrite_errhandlers(&c);
     gp_rewrite_includes(&c);

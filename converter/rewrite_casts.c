@@ -169,7 +169,7 @@ static void wrap(gp_conv *c, CXCursor child, CXType to)
     snprintf(type, sizeof type, "%s", clang_getCString(t));
     clang_disposeString(t);
     for (char *v; (v = strstr(type, "volatile"));) memmove(v, v + 8, strlen(v + 8) + 1);
-    gp_complex_spelling(type, sizeof type);
+    gp_float_type_spelling(type, sizeof type);
     wrap_text(c, child, type);
 }
 

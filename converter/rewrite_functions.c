@@ -108,7 +108,7 @@ static int parameter_list(CXCursor fn, int with_names, char *out, size_t cap)
         CXString t = clang_getTypeSpelling(array ? clang_getArrayElementType(pt) : pt), name = clang_getCursorSpelling(p);
         char ts[1024];
         snprintf(ts, sizeof ts, "%s%s", clang_getCString(t), array ? " *" : "");
-        gp_complex_spelling(ts, sizeof ts);
+        gp_float_type_spelling(ts, sizeof ts);
         int ok = !strchr(ts, '(') && !strchr(ts, '[');
         if (ok)
             at += (size_t)snprintf(out + at, at < cap ? cap - at : 0, "%s%s%s%s", i ? ", " : "", ts,

@@ -32,22 +32,14 @@
 #define GP_INLINE_CHILD 16  /* a single copy of a child of at most this many steps is inlined */
 #define GP_MAX_NEST 16      /* program levels (nest steps within nest steps) a type may have */
 
-/* How converted code lays out long double. nvcc treats long double as
- * double in device code (warning #20208): a long double holds 8 bytes and
- * arrays of it are indexed in steps of 8, although sizeof still says 16; a
- * struct {long double v; int i;} is indexed in steps of 24 with i at 8 (the
- * host's 32-byte layout with the value shrunk to 8 bytes). The GPU build
- * describes MPI_LONG_DOUBLE, MPI_LONG_DOUBLE_INT and
- * MPI_C_LONG_DOUBLE_COMPLEX by that layout, so MPI moves the bytes device
- * code reads and writes, and reduces them as doubles. The threads build
- * uses the host's 16-byte x87 long double. */
+/* MPI_LONG_DOUBLE and its pair and complex types describe gp_ldouble
+ * (gpumpi/platform.h): a double on the GPU, x87's 16 bytes on the threads
+ * backend. */
 #if defined(GPUMPI_CUDA)
-typedef double gp_ldouble;
 #define GP_LDBL_SIZE 8
 #define GP_LDBL_ALIGN 8
-#define GP_LDBL_INT_EXTENT 24
+#define GP_LDBL_INT_EXTENT 16
 #else
-typedef long double gp_ldouble;
 #define GP_LDBL_SIZE 16
 #define GP_LDBL_ALIGN 16
 #define GP_LDBL_INT_EXTENT 32

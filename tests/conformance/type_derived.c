@@ -456,14 +456,18 @@ static void predefined(void)
     struct { long v; int i; } li;
     struct { short v; int i; } si;
     struct { int v; int i; } ii;
+    struct { long double v; int i; } ldi;
     long double ld[2];
-    long lds = ld_stride(ld);
-    (void)fi, (void)li, (void)si, (void)ii;
+    long lds = (long)sizeof(long double);
+    (void)fi, (void)li, (void)si, (void)ii, (void)ldi;
+    /* on the GPU a long double is a double: sizeof, arrays and MPI agree */
+    CHECK(ld_stride(ld) == lds, "long double arrays step by %ld bytes, sizeof says %ld", ld_stride(ld), lds);
     check_extent("MPI_FLOAT_INT", MPI_FLOAT_INT, 8, 0, sizeof fi, 0, 8);
     check_extent("MPI_LONG_INT", MPI_LONG_INT, sizeof(long) + 4, 0, sizeof li, 0, sizeof(long) + 4);
     check_extent("MPI_SHORT_INT", MPI_SHORT_INT, 6, 0, sizeof si, 0, 8);
     check_extent("MPI_2INT", MPI_2INT, 8, 0, sizeof ii, 0, 8);
     check_extent("MPI_LONG_DOUBLE", MPI_LONG_DOUBLE, (int)lds, 0, lds, 0, lds);
+    check_extent("MPI_LONG_DOUBLE_INT", MPI_LONG_DOUBLE_INT, (int)lds + 4, 0, sizeof ldi, 0, lds + 4);
     check_extent("MPI_C_FLOAT_COMPLEX", MPI_C_FLOAT_COMPLEX, 8, 0, 8, 0, 8);
     check_extent("MPI_C_DOUBLE_COMPLEX", MPI_C_DOUBLE_COMPLEX, 16, 0, 16, 0, 16);
     check_extent("MPI_C_LONG_DOUBLE_COMPLEX", MPI_C_LONG_DOUBLE_COMPLEX, 2 * (int)lds, 0, 2 * lds, 0, 2 * lds);

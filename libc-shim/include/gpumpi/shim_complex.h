@@ -1,7 +1,7 @@
 /* C99 complex numbers for converted code. nvcc has no _Complex in device
- * code, so the converter (converter/rewrite_complex.c) writes
+ * code, so the converter (converter/rewrite_float_types.c) writes
  * `double complex` as gp_cdouble, `float complex` as gp_cfloat and
- * `long double complex` as gp_cldouble: the class below, laid out {re, im}
+ * `long double complex` as gp_cldouble (of gp_ldouble): the class below, laid out {re, im}
  * as C's types are (MPI_C_DOUBLE_COMPLEX moves them as they are).
  *
  * C's semantics through C++ operators:
@@ -63,7 +63,7 @@ template <> struct gp_cx_rank<gp_complex<long double> > { static constexpr int v
 template <int R> struct gp_cx_of;
 template <> struct gp_cx_of<1> { typedef float real; };
 template <> struct gp_cx_of<2> { typedef double real; };
-template <> struct gp_cx_of<3> { typedef long double real; };
+template <> struct gp_cx_of<3> { typedef gp_ldouble real; }; /* a double on the GPU */
 
 /* for a binary operator on A and B, one of them complex: the result's real type */
 template <class A, class B> struct gp_cx_binary {
@@ -97,7 +97,7 @@ template <class T> struct gp_complex {
 
 typedef gp_complex<float> gp_cfloat;
 typedef gp_complex<double> gp_cdouble;
-typedef gp_complex<long double> gp_cldouble;
+typedef gp_complex<gp_ldouble> gp_cldouble;
 
 /* parts of an operand in the result's type; a real's imaginary part is absent */
 template <class T, class X> GPUMPI_HD constexpr T gp_cx_re(const gp_complex<X> &z) { return (T)z.re; }

@@ -23,8 +23,8 @@
 #define MPI_UNSIGNED_LONG_LONG ((MPI_Datatype)12)
 #define MPI_FLOAT ((MPI_Datatype)13)
 #define MPI_DOUBLE ((MPI_Datatype)14)
-/* On the GPU, long double is what nvcc makes of it in device code: a
- * double, 8 bytes apart in arrays (see runtime/src/datatype.h). */
+/* On the GPU, converted code's long double is a double (gp_ldouble in
+ * gpumpi/platform.h). */
 #define MPI_LONG_DOUBLE ((MPI_Datatype)15)
 #define MPI_INT8_T ((MPI_Datatype)16)
 #define MPI_INT16_T ((MPI_Datatype)17)

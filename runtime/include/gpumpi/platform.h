@@ -65,6 +65,18 @@ typedef struct __attribute__((aligned(16))) gp_inbox {
 #define GP_NO_UNROLL
 #endif
 
+/* long double as converted code and the runtime hold it (the converter
+ * writes `long double` as gp_ldouble, converter/rewrite_float_types.c).
+ * nvcc computes a device long double as a double but keeps the host's
+ * 16-byte sizeof and struct layout while indexing arrays of it by 8, so on
+ * the GPU it is a plain double: sizeof, arrays, structs and MPI_LONG_DOUBLE
+ * then agree. The threads backend keeps the host's x87 long double. */
+#if defined(GPUMPI_CUDA)
+typedef double gp_ldouble;
+#else
+typedef long double gp_ldouble;
+#endif
+
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
 
 #if defined(GPUMPI_CUDA)

@@ -1,16 +1,24 @@
-/* C's complex types become the libc-shim's classes (gpumpi/shim_complex.h):
- * nvcc has no _Complex in device code.
+/* C's floating types that device code lacks, written as types both
+ * backends have:
+ *   - complex types become the libc-shim's classes (gpumpi/shim_complex.h):
+ *     nvcc has no _Complex in device code;
+ *   - `long double` becomes gp_ldouble (gpumpi/platform.h): double on the
+ *     GPU, long double on the threads backend. nvcc's device code computes
+ *     a long double as a double yet keeps the host's sizeof and struct
+ *     layout, and indexes arrays of it by 8: no layout MPI could describe.
+ *     As a double, sizeof, arrays, structs and MPI_LONG_DOUBLE agree.
  *
  * Token by token in every converted file, macro bodies included: a type
  * specifier run holding `_Complex` (or `__complex__`, or `complex` where
  * <complex.h> defines it) loses its float/double/long tokens, commented
  * out, and the complex token is written as the class:
  *   `double complex z;` becomes `/ *double* / gp_cdouble/ *complex* / z;`
- *   (without the spaces inside the comment marks).
+ *   (without the spaces inside the comment marks); `long double x;` becomes
+ *   `/ *long* / gp_ldouble/ *double* / x;`.
  * Only insertions, made before the later passes': their insertions at the
  * same place land in front (__device__ before the type). Types the other
  * passes spell from libclang (casts, prototypes) go through
- * gp_complex_spelling. */
+ * gp_float_type_spelling. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -96,26 +104,41 @@ static void rewrite_file(gp_conv *c, CXFile f)
         for (unsigned j = lo; j <= hi; j++) done[j] = 1;
         i = hi;
     }
+    for (unsigned i = 0; i < n; i++) {
+        if (done[i] || strcmp(text[i], "double") || clang_getTokenKind(toks[i]) != CXToken_Keyword) continue;
+        unsigned lo = i, hi = i, line = line_of(c, toks[i]);
+        while (lo > 0 && !done[lo - 1] && specifier_word(text[lo - 1]) && line_of(c, toks[lo - 1]) == line) lo--;
+        while (hi + 1 < n && !done[hi + 1] && specifier_word(text[hi + 1]) && line_of(c, toks[hi + 1]) == line) hi++;
+        int longs = 0;
+        for (unsigned j = lo; j <= hi; j++) longs += !strcmp(text[j], "long");
+        if (!longs) continue;
+        for (unsigned j = lo; j <= hi; j++)
+            if (!strcmp(text[j], "long"))
+                comment_out(c, f, gp_offset(clang_getTokenLocation(c->tu, toks[j])), 4, "");
+        comment_out(c, f, gp_offset(clang_getTokenLocation(c->tu, toks[i])), 6, "gp_ldouble");
+        for (unsigned j = lo; j <= hi; j++) done[j] = 1;
+        i = hi;
+    }
     for (unsigned i = 0; i < n; i++) free(text[i]);
     free(text);
     free(done);
     clang_disposeTokens(c->tu, toks, n);
 }
 
-void gp_rewrite_complex(gp_conv *c)
+void gp_rewrite_float_types(gp_conv *c)
 {
     complex_h_included = 0;
     clang_getInclusions(c->tu, find_complex_h, NULL);
     gp_for_each_converted_file(c, rewrite_file);
 }
 
-/* "_Complex double *" -> "gp_cdouble *": libclang's spelling of a complex
- * type as the converted code writes it */
-void gp_complex_spelling(char *type, size_t cap)
+/* "_Complex double *" -> "gp_cdouble *", "long double" -> "gp_ldouble":
+ * libclang's spelling of a type as the converted code writes it */
+void gp_float_type_spelling(char *type, size_t cap)
 {
-    static const char *const from[] = {"_Complex long double", "_Complex double", "_Complex float"};
-    static const char *const to[] = {"gp_cldouble", "gp_cdouble", "gp_cfloat"};
-    for (int k = 0; k < 3; k++) {
+    static const char *const from[] = {"_Complex long double", "_Complex double", "_Complex float", "long double"};
+    static const char *const to[] = {"gp_cldouble", "gp_cdouble", "gp_cfloat", "gp_ldouble"};
+    for (int k = 0; k < 4; k++) {
         char *p;
         while ((p = strstr(type, from[k]))) {
             size_t fl = strlen(from[k]), tl = strlen(to[k]), rest = strlen(p + fl);
