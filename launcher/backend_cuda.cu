@@ -19,6 +19,7 @@
 
 extern __constant__ gp_world *gp_world_ptr;
 extern __constant__ gp_world_hot gp_hot;
+extern __constant__ int gp_block_ranks;
 extern char **environ;
 
 /* The last `service` blocks run the copy service instead of ranks. */
@@ -32,8 +33,8 @@ __global__ void gp_rank_kernel(int nranks, int service)
     gp_shm_block_init();
     gp_regroup_block_init(nranks);
     __syncthreads();
-    int rank = (int)(blockIdx.x * blockDim.x + threadIdx.x);
-    if (rank >= nranks) return;
+    int rank = gp_thread_rank();
+    if ((int)threadIdx.x >= gp_block_ranks || rank >= nranks) return;
     gp_rank_chip none = {0, 0, 0, 0, 0, 0, -1, 0};
     *gp_chip() = none;
     /* the runtime's tables of the rank and its private memory: local
@@ -46,9 +47,14 @@ __global__ void gp_rank_kernel(int nranks, int service)
     gp_rank_run();
 }
 
-/* Dynamic shared memory of a block: one globals-block pointer per rank,
- * then each rank's gp_rank_chip. */
-static size_t rank_smem(int block) { return (sizeof(char *) + sizeof(gp_rank_chip)) * (size_t)block; }
+/* Dynamic shared memory of a block: one globals-block pointer per thread,
+ * then each thread's gp_rank_chip. */
+static size_t rank_smem(int threads) { return (sizeof(char *) + sizeof(gp_rank_chip)) * (size_t)threads; }
+
+/* A block's threads: its ranks (o->block) rounded up to whole warps, so
+ * that the copy service, whose blocks have this shape, can run (1 MiB
+ * ping-pong with -n 4 on an H100: 0.39 GB/s without it). */
+static int block_threads(const gp_options *o) { return (o->block + 31) / 32 * 32; }
 
 __global__ void gp_clock_origin_kernel(gp_world *w) { w->t0_ns = gp_clock_ns(); }
 
@@ -72,35 +78,35 @@ __global__ void gp_globals_init_kernel(const gp_global_slot *slots, int n, char 
  * never scheduled would leave the others waiting for ever. */
 static int check_coresident(const gp_options *o, const cudaDeviceProp *p, long long *room)
 {
-    int per_sm = 0;
-    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gp_rank_kernel, o->block, rank_smem(o->block)));
+    int per_sm = 0, threads = block_threads(o);
+    CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, gp_rank_kernel, threads, rank_smem(threads)));
     long long max_blocks = (long long)per_sm * p->multiProcessorCount;
     *room = max_blocks;
     cudaFuncAttributes fa;
     CK(cudaFuncGetAttributes(&fa, gp_rank_kernel));
     if (o->verbose)
         fprintf(stderr,
-                "gpumpi: %s, %d SMs; kernel uses %d registers/thread, %zu bytes local; %d blocks of %d per SM; "
-                "launching %d x %d for %d ranks\n",
-                p->name, p->multiProcessorCount, fa.numRegs, fa.localSizeBytes, per_sm, o->block, o->grid, o->block,
-                o->nranks);
-    if (o->block > p->maxThreadsPerBlock || per_sm == 0) {
-        fprintf(stderr, "gpumpi: cannot run blocks of %d threads on %s (at most %d per block%s)\n", o->block, p->name,
+                "gpumpi: %s, %d SMs; kernel uses %d registers/thread, %zu bytes local; %d blocks of %d threads per SM; "
+                "launching %d blocks of %d rank%s (%d threads) for %d ranks\n",
+                p->name, p->multiProcessorCount, fa.numRegs, fa.localSizeBytes, per_sm, threads, o->grid, o->block,
+                o->block == 1 ? "" : "s", threads, o->nranks);
+    if (threads > p->maxThreadsPerBlock || per_sm == 0) {
+        fprintf(stderr, "gpumpi: cannot run blocks of %d threads on %s (at most %d per block%s)\n", threads, p->name,
                 p->maxThreadsPerBlock, per_sm == 0 ? ", fewer with this kernel's registers" : "");
         return 2;
     }
     if (o->grid > max_blocks) {
-        int by_threads = p->maxThreadsPerMultiProcessor / o->block;
-        int by_regs = fa.numRegs ? p->regsPerMultiprocessor / (fa.numRegs * o->block) : per_sm;
+        int by_threads = p->maxThreadsPerMultiProcessor / threads;
+        int by_regs = fa.numRegs ? p->regsPerMultiprocessor / (fa.numRegs * threads) : per_sm;
         const char *limit = per_sm == p->maxBlocksPerMultiProcessor              ? "blocks per SM"
                             : per_sm == by_regs && by_regs < by_threads          ? "registers per SM"
                             : per_sm == by_threads                                ? "threads per SM"
                                                                                   : "shared memory per SM";
         fprintf(stderr,
                 "gpumpi: cannot run %d ranks as %d blocks of %d: all ranks must be resident at once, and %s holds at "
-                "most %lld blocks of %d (%d SMs x %d blocks; limited by %s: %d registers/thread, %d threads/SM). "
+                "most %lld blocks of %d threads (%d SMs x %d blocks; limited by %s: %d registers/thread, %d threads/SM). "
                 "Use at most %lld ranks.\n",
-                o->nranks, o->grid, o->block, p->name, max_blocks, o->block, p->multiProcessorCount, per_sm, limit,
+                o->nranks, o->grid, o->block, p->name, max_blocks, threads, p->multiProcessorCount, per_sm, limit,
                 fa.numRegs, p->maxThreadsPerMultiProcessor, max_blocks * o->block);
         return 2;
     }
@@ -191,6 +197,21 @@ static int default_block(const gp_options *o, const cudaDeviceProp *p)
         block = b;
     }
     return block;
+}
+
+/* A job of few ranks runs one rank a block, each alone in its warp: the
+ * lanes of a warp issue in turn when their ranks' code diverges, and MPI
+ * code diverges (a root sends, the others wait). MPICH's nonblocking3 on
+ * an H200: 41.2 s at 5 ranks and 103.9 s at 10 packed in one warp, 12.0 s
+ * and 18.5 s one to a warp. Up to four ranks an SM, one on each of its
+ * warp schedulers; past that the ranks share warps as -b says or
+ * default_block chooses (a compute-bound rank loses little to warp-mates
+ * running the same code, and full occupancy needs every lane). */
+static void spread_small_job(gp_options *o, const cudaDeviceProp *p)
+{
+    if (o->nranks > 4 * p->multiProcessorCount) return;
+    o->block = 1;
+    o->grid = o->nranks;
 }
 
 /* The host's part while the ranks run: their host calls, the watchdog. */
@@ -348,25 +369,19 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     CK(cudaSetDevice(dev));
     int shape_chosen = !o->block && !o->grid;
     gp_shape_ranks(o, default_block(o, &p));
-    /* Fewer ranks than a block: whole warps all the same (the ranks are a
-     * prefix of the block, the rest of it leaves at once), so that the
-     * copy service, whose blocks have this shape, can run (1 MiB ping-pong
-     * with -n 4 on an H100: 0.39 GB/s without it). */
-    if (shape_chosen && o->block % 32) o->block = (o->block + 31) / 32 * 32;
+    if (shape_chosen) spread_small_job(o, &p);
     long long max_blocks = 0;
     int rc = check_coresident(o, &p, &max_blocks);
     if (rc) return rc;
     /* The copy service takes extra blocks of whole warps, up to 32 warps,
      * as many as fit beside the ranks. */
-    long long room = max_blocks - o->grid, want = (1024 + o->block - 1) / o->block;
-    int service = o->block % 32 == 0 ? (int)(room < want ? room : want) : 0;
+    int threads = block_threads(o);
+    long long room = max_blocks - o->grid, want = (1024 + threads - 1) / threads;
+    int service = (int)(room < want ? room : want);
     if (o->verbose) {
         if (service)
             fprintf(stderr, "gpumpi: copy service: %d extra block%s (%d warps)\n", service, service > 1 ? "s" : "",
-                    service * (o->block / 32));
-        else if (o->block % 32)
-            fprintf(stderr, "gpumpi: copy service: off (blocks of %d threads are not whole warps; large messages are "
-                    "copied by one thread)\n", o->block);
+                    service * (threads / 32));
         else
             fprintf(stderr, "gpumpi: copy service: off (no room for one more block of whole warps)\n");
     }
@@ -459,8 +474,9 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
     void *args[] = {&n, &service};
-    CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid + service), dim3(o->block), args,
-                                   rank_smem(o->block), s));
+    CK(cudaMemcpyToSymbol(gp_block_ranks, &o->block, sizeof o->block));
+    CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid + service), dim3(threads), args,
+                                   rank_smem(threads), s));
     cudaError_t st;
     if (o->service_thread) {
         /* --service-thread: the loop below on a thread of its own; this one

@@ -6,6 +6,9 @@
 
 GPUMPI_CONST_VAR gp_world *gp_world_ptr;
 GPUMPI_CONST_VAR gp_world_hot gp_hot;
+#if defined(GPUMPI_CUDA)
+__constant__ int gp_block_ranks; /* platform.h */
+#endif
 
 /* The one way a rank's MPI state is set up, whichever comes first:
  * MPI_Init or an MPI_Session_init (the world model and sessions share the

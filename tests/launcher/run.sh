@@ -371,16 +371,21 @@ gpu_scale)
     run "$W/lines" 1 ---gpumpi -g $blocks -b 128
     status_is "exactly the limit" 0
     note "gpu_scale: $blocks blocks of 128 run, $((blocks + 1)) are refused with the numbers"
-    # fewer ranks than a block: one block of whole warps, and the copy service beside it
+    # a small job: one rank a block, each alone in its warp, and the copy service beside them
     run "$W/lines" 1 ---gpumpi -n 5 -v
     status_is "-n 5" 0
-    err_has "-n 5" "launching 1 x 32 for 5 ranks"
+    err_has "-n 5" "launching 5 blocks of 1 rank (32 threads) for 5 ranks"
     err_has "-n 5" "gpumpi: copy service: 32 extra blocks (32 warps)"
     [ "$(grep -c "^rank [0-4] line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq 5 ] ||
         fail "-n 5: $(cat "$OUT_TXT")"
-    run "$W/lines" 1 ---gpumpi -g 2 -b 2 -v
-    status_is "-g 2 -b 2" 0
-    err_has "-g 2 -b 2" "gpumpi: copy service: off (blocks of 2 threads are not whole warps; large messages are copied by one thread)"
-    note "gpu_scale: -n 5 runs in one block of 32 threads with a copy service of 32 warps; -g 2 -b 2 says why it has none" ;;
+    # blocks of ranks that are not whole warps: the rest of the last warp leaves, the copy service still runs
+    run "$W/lines" 1 ---gpumpi -g 3 -b 40 -v
+    status_is "-g 3 -b 40" 0
+    err_has "-g 3 -b 40" "launching 3 blocks of 40 ranks (64 threads) for 120 ranks"
+    err_has "-g 3 -b 40" "gpumpi: copy service: 16 extra blocks (32 warps)"
+    [ "$(grep -c "^rank [0-9]* line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq 120 ] ||
+        fail "-g 3 -b 40: $(wc -l <"$OUT_TXT") lines"
+    [ "$(cut -d' ' -f2 "$OUT_TXT" | sort -n | uniq | wc -l)" -eq 120 ] || fail "-g 3 -b 40: a rank's line is missing"
+    note "gpu_scale: -n 5 runs one rank in each of 5 blocks of 32 threads, -g 3 -b 40 in blocks of 64 threads, both with a copy service of 32 warps" ;;
 *) fail "unknown case $CASE" ;;
 esac

@@ -95,9 +95,14 @@ typedef long double gp_ldouble;
 
 /* The rank this thread runs as (world rank). */
 #if defined(GPUMPI_CUDA)
+/* Ranks per block: the first gp_block_ranks threads of a block are ranks;
+ * a block is whole warps, and the threads past them leave at once. Small
+ * jobs run one rank a block, alone in its warp (backend_cuda.cu). Set by
+ * the launcher (env.cu defines it). */
+extern __constant__ int gp_block_ranks;
 __device__ static __forceinline__ int gp_thread_rank(void)
 {
-    return (int)(blockIdx.x * blockDim.x + threadIdx.x);
+    return (int)(blockIdx.x * (unsigned)gp_block_ranks + threadIdx.x);
 }
 #else
 extern __thread int gp_threads_rank;
@@ -329,7 +334,7 @@ static inline void gp_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #define GPUMPI_BLOCK_VAR __shared__
 #define GP_BLK_REF(T, p) cuda::atomic_ref<T, cuda::thread_scope_block>(*(p))
 __device__ static __forceinline__ int gp_block_index(void) { return (int)blockIdx.x; }
-__device__ static __forceinline__ int gp_block_width(void) { return (int)blockDim.x; }
+__device__ static __forceinline__ int gp_block_width(void) { return gp_block_ranks; }
 __device__ static __forceinline__ int gp_block_thread(void) { return (int)threadIdx.x; }
 __device__ static __forceinline__ uint32_t gp_block_load_acquire(uint32_t *p) { return GP_BLK_REF(uint32_t, p).load(GP_ACQ); }
 __device__ static __forceinline__ void gp_block_store_release(uint32_t *p, uint32_t v) { GP_BLK_REF(uint32_t, p).store(v, GP_REL); }
