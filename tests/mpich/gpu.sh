@@ -6,9 +6,10 @@
 #   gpu.sh run TARBALL RESULTS [RUN.PY ARGS]   on the GPU machine: unpack and run them (run.py --prebuilt)
 # Several jobs share the GPU at once, so each gets an 8 GiB heap: the
 # default (most of the free memory) would leave the next job none.
+# GPU_DIRS (comma-separated) picks fewer directories, the same in all three steps.
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
-DIRS=pt2pt,coll,comm,datatype,group,topo
+DIRS=${GPU_DIRS:-pt2pt,coll,comm,datatype,group,topo}
 case $1 in
 build)
     GPUMPI_BACKEND=cuda GPUMPICC=$2 python3 "$HERE/run.py" --src "$3" --work "$4" --dirs $DIRS --build-only --jobs "${JOBS:-2}" ;;
