@@ -194,6 +194,8 @@ int gp_host_service_poll(void)
     return served;
 }
 
+void (*gp_end_job_exit)(int status);
+
 void gp_end_job(int status, const char *reason)
 {
     if (!draining) {
@@ -210,6 +212,7 @@ void gp_end_job(int status, const char *reason)
     }
     gp_host_service_flush();
     if (reason && *reason) write_all(2, reason, strlen(reason));
+    if (gp_end_job_exit) gp_end_job_exit(status);
     _exit(status);
 }
 

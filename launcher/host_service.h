@@ -29,6 +29,9 @@ void gp_host_service_flush(void);
 /* Ends the job now with `status`: serves the calls already made, flushes
  * the output, prints `reason` (if any) last, and exits. */
 void gp_end_job(int status, const char *reason);
+/* How gp_end_job ends the job once it has said why: NULL, _exit (one
+ * process); several launcher processes end them all (launcher_procs.h). */
+extern void (*gp_end_job_exit)(int status);
 
 /* Host files behind the file calls (host_files.c). */
 void gp_host_files_init(void);
