@@ -262,6 +262,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
         gp_threads_shared_lo = base;
         gp_threads_shared_hi = gp_segment_end();
         gp_end_job_exit = gp_procs_end_job;
+        gp_host_service_whole_lines();
     }
     gp_world *w = leader ? build_world(o, n) : (gp_world *)gp_threads_shared_lo;
     gp_threads_rank = -1; /* this thread is the launcher's, not a rank */

@@ -23,6 +23,9 @@ void gp_host_service_low_latency(void);
 /* Sleep a little when a poll found nothing (grows to ~1 ms when idle). */
 void gp_host_service_idle(int found);
 
+/* Output in writes that end at lines' ends (several launcher processes share one output). */
+void gp_host_service_whole_lines(void);
+
 /* Write out the output the service holds (it buffers between polls). */
 void gp_host_service_flush(void);
 

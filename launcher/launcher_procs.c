@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "host_mpi.h"
@@ -134,6 +135,11 @@ gp_procs gp_procs_start(const gp_options *o)
 void gp_procs_end_job(int status)
 {
     fflush(NULL);
+    /* mpiexec forwards a process's output as it comes, but an abort may
+     * kill the process's proxy before it has read the reason just written:
+     * give it a moment (an abort is rare; losing its reason is not) */
+    struct timespec ts = {0, 300000000L};
+    nanosleep(&ts, NULL);
     gp_host_mpi_abort(status);
     _exit(status);
 }
