@@ -14,7 +14,10 @@
 
 #include "backend.h"
 #include "globals_layout.h"
+#include "host_mpi.h"
 #include "host_service.h"
+#include "launcher_procs.h"
+#include "shared_segment.h"
 #include "watchdog.h"
 
 /* Defined by the runtime (C++); globals in C++ are not name-mangled. */
@@ -27,6 +30,11 @@ char *gp_rank_globals(void);
 __thread int gp_threads_rank;
 __thread gp_rank_chip gp_threads_chip;
 __thread char *gp_threads_globals_base;
+
+/* This launcher process among the job's (launcher_procs.h): it runs world
+ * ranks [first_rank, first_rank + local_ranks). */
+static gp_procs procs = {0, 1};
+static int first_rank, local_ranks;
 
 /* A fault in a rank (the threads backend's "device fault") ends the job
  * like mpirun reports a process killed by a signal: the rank, the signal,
@@ -43,6 +51,7 @@ static void fault(int sig)
                 : snprintf(msg, sizeof msg, "gpumpi: the launcher: %s (signal %d)\n", what, sig);
     if (write(2, msg, (size_t)n) < 0) {
     }
+    if (procs.size > 1) gp_procs_end_job(128 + sig); /* the other launcher processes end too */
     _exit(128 + sig);
 }
 
@@ -70,17 +79,18 @@ static char *private_arenas;
 
 static void *rank_thread(void *arg)
 {
-    gp_threads_rank = (int)(intptr_t)arg;
+    int local = (int)(intptr_t)arg; /* among this process's ranks */
+    gp_threads_rank = first_rank + local;
     if (alt_stacks) {
         stack_t alt;
-        alt.ss_sp = alt_stacks + (size_t)gp_threads_rank * GP_ALT_STACK;
+        alt.ss_sp = alt_stacks + (size_t)local * GP_ALT_STACK;
         alt.ss_size = GP_ALT_STACK;
         alt.ss_flags = 0;
         sigaltstack(&alt, NULL);
     }
     size_t pb = gp_world_ptr->private_bytes;
     char tables[GP_TABLES_BYTES] __attribute__((aligned(16))); /* lives until the rank returns */
-    gp_private_init(pb ? private_arenas + (size_t)gp_threads_rank * pb : NULL, pb, tables, sizeof tables);
+    gp_private_init(pb ? private_arenas + (size_t)local * pb : NULL, pb, tables, sizeof tables);
     gp_threads_globals_base = gp_rank_globals();
     gp_rank_run();
     return NULL;
@@ -88,19 +98,31 @@ static void *rank_thread(void *arg)
 
 static void *zalloc(size_t bytes);
 
+/* Memory for what every rank may touch: with several launcher processes
+ * in the shared segment, which a fresh memfd fills with zeros; else the
+ * process's own. */
+static void *salloc(size_t bytes, const char *what)
+{
+    return procs.size > 1 ? gp_segment_alloc(bytes, what) : zalloc(bytes);
+}
+
 /* Each rank's copy of the globals, filled from the templates: here, or
- * by each rank in its private memory. */
-static void setup_globals(gp_world *w, int verbose)
+ * by each rank in its private memory. Every process sets the variables'
+ * offsets; `build`: this process makes the blocks (process 0). */
+static void setup_globals(gp_world *w, int build, int verbose)
 {
     int n;
     const gp_global_desc *g = gp_registered_globals(&n);
     size_t *off = zalloc(sizeof(size_t) * (size_t)(n + 1));
-    gp_global_slot *slots = zalloc(sizeof(gp_global_slot) * (size_t)(n + 1));
-    w->globals_stride = gp_globals_layout(off);
-    for (int i = 0; i < n; i++) {
-        *(size_t *)g[i].offset = off[i];
-        slots[i] = (gp_global_slot){(const char *)g[i].tmpl, off[i], g[i].size, g[i].relocate};
+    size_t stride = gp_globals_layout(off);
+    for (int i = 0; i < n; i++) *(size_t *)g[i].offset = off[i];
+    if (!build) {
+        free(off);
+        return;
     }
+    gp_global_slot *slots = salloc(sizeof(gp_global_slot) * (size_t)(n + 1), "the globals' templates");
+    w->globals_stride = stride;
+    for (int i = 0; i < n; i++) slots[i] = (gp_global_slot){(const char *)g[i].tmpl, off[i], g[i].size, g[i].relocate};
     free(off);
     w->globals_private = gp_globals_go_private(w->globals_stride, w->private_bytes, verbose);
     if (w->globals_private) {
@@ -108,9 +130,9 @@ static void setup_globals(gp_world *w, int verbose)
         w->nglobal_slots = n;
         return;
     }
-    w->globals = zalloc(w->globals_stride * (size_t)w->nranks);
+    w->globals = salloc(w->globals_stride * (size_t)w->nranks, "the ranks' globals");
     for (int r = 0; r < w->nranks; r++) gp_globals_init_rank(slots, n, w->globals + (size_t)r * w->globals_stride);
-    free(slots);
+    if (procs.size == 1) free(slots);
 }
 
 static void *zalloc(size_t bytes)
@@ -126,16 +148,42 @@ static void *zalloc(size_t bytes)
 /* argv or environ as one NULL-terminated blob the ranks read. */
 static char **strings_blob(int n, char **v)
 {
-    char *blob = zalloc(gp_argv_pack(n, v, NULL, 0));
+    char *blob = salloc(gp_argv_pack(n, v, NULL, 0), "the arguments");
     gp_argv_pack(n, v, blob, (uintptr_t)blob);
     return (char **)blob;
 }
 
-int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
+/* The heap's size: as on the GPU, where it is most of the free memory, by
+ * default half the machine's memory (at least 4g), reserved, not
+ * committed: only the pages ranks touch cost anything. */
+static size_t heap_bytes(const gp_options *o)
 {
-    gp_shape_ranks(o, 128);
-    int n = o->nranks;
-    gp_world *w = zalloc(sizeof *w);
+    if (o->heap) return o->heap;
+    size_t half = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE) / 2;
+    return half > ((size_t)4 << 30) ? half : (size_t)4 << 30;
+}
+
+/* The shared segment of a job of several processes: the heap, and room
+ * for the world's structures for n ranks (generous: untouched pages of a
+ * memfd cost nothing). */
+static size_t segment_bytes(const gp_options *o, int n)
+{
+    int g;
+    gp_registered_globals(&g);
+    size_t *off = zalloc(sizeof(size_t) * (size_t)(g + 1));
+    size_t stride = gp_globals_layout(off);
+    free(off);
+    size_t strings = gp_argv_pack(o->app_argc, o->app_argv, NULL, 0);
+    for (char **e = environ; *e; e++) strings += strlen(*e) + 1 + sizeof(char *);
+    size_t per_rank = sizeof(gp_rank) + sizeof(gp_msg) * GP_SLOTS_PER_RANK + stride + 16384;
+    return ((size_t)64 << 20) + (size_t)n * per_rank + (size_t)procs.size * (sizeof(gp_host_cell) * GP_HOST_CELLS + 64) +
+           2 * strings + heap_bytes(o) + 4096;
+}
+
+/* The world of n ranks, made by process 0 (or the one process). */
+static gp_world *build_world(gp_options *o, int n)
+{
+    gp_world *w = salloc(sizeof *w, "the world");
     w->nranks = n;
     w->argc = o->app_argc;
     if (gethostname(w->processor_name, sizeof w->processor_name - 1) != 0) strcpy(w->processor_name, "localhost");
@@ -143,69 +191,99 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     while (environ[envc]) envc++;
     w->argv = strings_blob(o->app_argc, o->app_argv);
     w->envp = strings_blob(envc, environ);
-    w->ranks = zalloc(sizeof(gp_rank) * n);
-    w->slots = zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n);
-    /* as on the GPU, where it is most of the free memory: by default half
-     * the machine's memory (at least 4g), reserved, not committed: only
-     * the pages ranks touch cost anything */
-    if (!o->heap) {
-        size_t half = (size_t)sysconf(_SC_PHYS_PAGES) * (size_t)sysconf(_SC_PAGESIZE) / 2;
-        o->heap = half > ((size_t)4 << 30) ? half : (size_t)4 << 30;
-    }
-    w->heap.base = mmap(NULL, o->heap, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (w->heap.base == MAP_FAILED) w->heap.base = NULL;
-    w->heap.size = o->heap;
-    if (!w->heap.base) {
-        fprintf(stderr, "gpumpi: cannot reserve the %llu-byte heap (--heap)\n", (unsigned long long)o->heap);
-        exit(1);
-    }
-    w->exit_codes = zalloc(sizeof(int) * n);
-    w->exited = zalloc(sizeof(uint32_t) * n);
-    w->inbox = zalloc(sizeof(gp_inbox) * n);
+    w->ranks = salloc(sizeof(gp_rank) * n, "the ranks");
+    w->slots = salloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "the message slots");
+    w->exit_codes = salloc(sizeof(int) * n, "exit codes");
+    w->exited = salloc(sizeof(uint32_t) * n, "exit flags");
+    w->inbox = salloc(sizeof(gp_inbox) * n, "the inboxes");
     gp_tree_layout(&w->tree, n); /* a block is one rank here */
-    w->tree.values = zalloc((size_t)w->tree.all_inputs * GP_TREE_BYTES);
-    gp_tree_carve(&w->tree, zalloc(sizeof(uint32_t) * gp_tree_counts_len(&w->tree)),
-                  zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&w->tree)));
+    w->tree.values = salloc((size_t)w->tree.all_inputs * GP_TREE_BYTES, "the combining tree");
+    gp_tree_carve(&w->tree, salloc(sizeof(uint32_t) * gp_tree_counts_len(&w->tree), "the combining tree"),
+                  salloc(sizeof(gp_tagged) * gp_tree_tagged_len(&w->tree), "the combining tree"));
     gp_rooted_layout(&w->rooted, n);
-    w->rooted.counts = zalloc(sizeof(uint32_t) * gp_rooted_counts_len(&w->rooted));
-    w->rooted.values = zalloc(sizeof(uint64_t) * gp_rooted_values_len(&w->rooted));
-    w->rooted.slots = zalloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS);
-    w->host_cells = zalloc(sizeof(gp_host_cell) * GP_HOST_CELLS);
-    gp_host_service_init(w->host_cells, n, o->tag_output);
-    w->block_recs = zalloc(sizeof(gp_block_rec) * (size_t)n);
-    gp_watchdog_init(w->block_recs, n, o->timeout, o->time_limit);
-    if (o->stats) w->stats = zalloc(sizeof(gp_rank_stats) * (size_t)n);
+    w->rooted.counts = salloc(sizeof(uint32_t) * gp_rooted_counts_len(&w->rooted), "the rooted tree");
+    w->rooted.values = salloc(sizeof(uint64_t) * gp_rooted_values_len(&w->rooted), "the rooted tree");
+    w->rooted.slots = salloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, "the rooted tree");
+    w->host_cells = salloc(sizeof(gp_host_cell) * GP_HOST_CELLS * (size_t)procs.size, "the host-call rings");
+    if (procs.size > 1) {
+        w->proc_ranks = local_ranks;
+        w->proc_tickets = salloc(sizeof(uint64_t) * 8 * (size_t)procs.size, "the host-call tickets");
+    }
+    w->block_recs = salloc(sizeof(gp_block_rec) * (size_t)n, "the watchdog's records");
+    if (o->stats) w->stats = salloc(sizeof(gp_rank_stats) * (size_t)n, "the statistics");
     struct timespec ts, rt;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     clock_gettime(CLOCK_REALTIME, &rt);
     w->t0_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
     w->monotonic0_ns = w->t0_ns; /* the ranks' clock is this one */
     w->realtime0_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
-    gp_threads_rank = -1; /* this thread is the launcher's, not a rank */
-    catch_faults();
-    alt_stacks = mmap(NULL, (size_t)n * GP_ALT_STACK, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                      -1, 0); /* pages appear only where a fault uses them */
-    if (alt_stacks == MAP_FAILED) alt_stacks = NULL;
-    int automatic = o->private_bytes == GP_PRIVATE_AUTO;
-    w->private_bytes = automatic ? GP_THREADS_PRIVATE : o->private_bytes;
-    if (w->private_bytes) {
-        private_arenas = mmap(NULL, (size_t)n * w->private_bytes, PROT_READ | PROT_WRITE,
-                              MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-        if (private_arenas == MAP_FAILED && automatic) { /* the default: run without, as on a GPU with no room */
-            private_arenas = NULL;
-            w->private_bytes = 0;
-        } else if (private_arenas == MAP_FAILED) {
-            fprintf(stderr, "gpumpi: cannot reserve %zu bytes of private memory for each of %d ranks (--private): %s\n",
-                    w->private_bytes, n, strerror(errno));
+    /* last: the rest of a shared segment is the heap */
+    w->heap.size = heap_bytes(o);
+    if (procs.size > 1) {
+        w->heap.base = gp_segment_alloc(w->heap.size, "the heap (--heap)");
+    } else {
+        w->heap.base = mmap(NULL, w->heap.size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+        if (w->heap.base == MAP_FAILED) {
+            fprintf(stderr, "gpumpi: cannot reserve the %llu-byte heap (--heap)\n", (unsigned long long)w->heap.size);
             exit(1);
         }
     }
-    if (o->verbose) {
-        gp_report_rank_memory(o->stack < (1u << 20) ? (size_t)1 << 20 : o->stack, w->private_bytes,
-                              "host memory that MPI treats as the GPU's local memory");
-        fprintf(stderr, "gpumpi: shared heap %zu bytes (--heap)\n", o->heap);
+    return w;
+}
+
+/* This process's ranks' private memory (--private), one piece for all;
+ * process 0 decides its size for every process. */
+static void reserve_private(gp_world *w, const gp_options *o, int decide)
+{
+    int automatic = o->private_bytes == GP_PRIVATE_AUTO;
+    if (decide) w->private_bytes = automatic ? GP_THREADS_PRIVATE : o->private_bytes;
+    if (!w->private_bytes) return;
+    private_arenas = mmap(NULL, (size_t)local_ranks * w->private_bytes, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (private_arenas == MAP_FAILED && automatic && decide) { /* the default: run without, as on a GPU with no room */
+        private_arenas = NULL;
+        w->private_bytes = 0;
+    } else if (private_arenas == MAP_FAILED) {
+        fprintf(stderr, "gpumpi: cannot reserve %zu bytes of private memory for each of %d ranks (--private): %s\n",
+                w->private_bytes, local_ranks, strerror(errno));
+        exit(1);
     }
-    setup_globals(w, o->verbose);
+}
+
+int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
+{
+    gp_shape_ranks(o, 128);
+    procs = gp_procs_start(o);
+    local_ranks = o->nranks;
+    first_rank = procs.rank * local_ranks;
+    int n = local_ranks * procs.size, leader = procs.rank == 0;
+    if (procs.size > 1) {
+        char *base = gp_segment_open(segment_bytes(o, n), procs.rank);
+        gp_threads_shared_lo = base;
+        gp_threads_shared_hi = gp_segment_end();
+        gp_end_job_exit = gp_procs_end_job;
+        gp_host_service_whole_lines();
+    }
+    gp_world *w = leader ? build_world(o, n) : (gp_world *)gp_threads_shared_lo;
+    gp_threads_rank = -1; /* this thread is the launcher's, not a rank */
+    catch_faults();
+    alt_stacks = mmap(NULL, (size_t)local_ranks * GP_ALT_STACK, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0); /* pages appear only where a fault uses them */
+    if (alt_stacks == MAP_FAILED) alt_stacks = NULL;
+    if (leader) {
+        reserve_private(w, o, 1);
+        if (o->verbose) {
+            gp_report_rank_memory(o->stack < (1u << 20) ? (size_t)1 << 20 : o->stack, w->private_bytes,
+                                  "host memory that MPI treats as the GPU's local memory");
+            fprintf(stderr, "gpumpi: shared heap %llu bytes (--heap)\n", (unsigned long long)w->heap.size);
+        }
+    }
+    setup_globals(w, leader, leader && o->verbose);
+    if (procs.size > 1) gp_host_mpi_barrier(); /* process 0 has made the world */
+    if (!leader) reserve_private(w, o, 0);
+    gp_host_service_init(w->host_cells + (size_t)procs.rank * GP_HOST_CELLS, n, o->tag_output);
+    /* the watchdog runs in process 0, over every rank of the job */
+    gp_watchdog_init(w->block_recs, n, leader ? o->timeout : 0, leader ? o->time_limit : 0);
     gp_world_ptr = w;
     gp_hot.ranks = w->ranks;
     gp_hot.slots = w->slots;
@@ -220,30 +298,43 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     pthread_attr_t attr;
     pthread_attr_init(&attr);
     pthread_attr_setstacksize(&attr, o->stack < (1u << 20) ? (1u << 20) : o->stack);
-    pthread_t *threads = zalloc(sizeof(pthread_t) * n);
-    for (int r = 0; r < n; r++) {
+    pthread_t *threads = zalloc(sizeof(pthread_t) * local_ranks);
+    for (int r = 0; r < local_ranks; r++) {
         int e = pthread_create(&threads[r], &attr, rank_thread, (void *)(intptr_t)r);
         if (e) {
-            fprintf(stderr, "gpumpi: cannot start the thread for rank %d of %d: %s\n", r, n, strerror(e));
+            fprintf(stderr, "gpumpi: cannot start the thread for rank %d of %d: %s\n", first_rank + r, n, strerror(e));
             exit(1);
         }
     }
-    /* Serve host calls until every rank has returned. */
+    /* Serve this process's host calls until every rank of the job has
+     * returned (process 0's watchdog looks at all of them meanwhile). */
     for (;;) {
         int done = 1;
         for (int r = 0; r < n && done; r++) done = __atomic_load_n(&w->exited[r], __ATOMIC_ACQUIRE) != 0;
         int found = gp_host_service_poll();
         if (done) break;
-        gp_watchdog_check();
+        if (leader) gp_watchdog_check();
         gp_host_service_idle(found);
     }
-    for (int r = 0; r < n; r++) pthread_join(threads[r], NULL);
+    for (int r = 0; r < local_ranks; r++) pthread_join(threads[r], NULL);
     free(threads);
     gp_host_service_poll();
     gp_host_service_flush(); /* what the last poll gathered */
     int *codes = zalloc(sizeof(int) * n);
     memcpy(codes, w->exit_codes, sizeof(int) * n);
     *codes_out = codes;
-    *stats_out = w->stats;
+    *stats_out = w->stats; /* main reports and frees it */
+    if (procs.size > 1) { /* process 0 alone reports, from a copy of its own */
+        *stats_out = NULL;
+        if (w->stats && leader) {
+            *stats_out = zalloc(sizeof(gp_rank_stats) * (size_t)n);
+            memcpy(*stats_out, w->stats, sizeof(gp_rank_stats) * (size_t)n);
+        }
+    }
+    if (procs.size > 1) {
+        o->nranks = n; /* main judges the whole job, the same in every process */
+        if (!leader) o->verbose = 0;
+        gp_procs_finish();
+    }
     return 0;
 }

@@ -6,6 +6,7 @@
 #define _GNU_SOURCE
 #include "host_service.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,10 +38,31 @@ static void write_all(int fd, const char *p, size_t n)
     }
 }
 
+/* Several launcher processes write into one output (mpiexec forwards each
+ * process's pipe): writes of at most PIPE_BUF bytes that end at a line's
+ * end reach the pipe whole, so mpiexec, which reads up to a pipe's worth,
+ * never cuts one process's line into another's. */
+static int whole_lines;
+
+void gp_host_service_whole_lines(void) { whole_lines = 1; }
+
+static void write_out(int fd, const char *p, size_t n)
+{
+    while (whole_lines && n > PIPE_BUF) {
+        size_t k = PIPE_BUF;
+        while (k > 0 && p[k - 1] != '\n') k--;
+        if (k == 0) k = PIPE_BUF; /* a line longer than that goes in pieces */
+        write_all(fd, p, k);
+        p += k;
+        n -= k;
+    }
+    write_all(fd, p, n);
+}
+
 void gp_host_service_flush(void)
 {
     for (int fd = 1; fd <= 2; fd++) {
-        write_all(fd, out[fd].buf, out[fd].len);
+        write_out(fd, out[fd].buf, out[fd].len);
         out[fd].len = 0;
     }
 }
@@ -48,11 +70,11 @@ void gp_host_service_flush(void)
 static void put(int fd, const char *p, size_t n)
 {
     if (out[fd].len + n > OUT_BUF) {
-        write_all(fd, out[fd].buf, out[fd].len);
+        write_out(fd, out[fd].buf, out[fd].len);
         out[fd].len = 0;
     }
     if (n > OUT_BUF) {
-        write_all(fd, p, n);
+        write_out(fd, p, n);
         return;
     }
     memcpy(out[fd].buf + out[fd].len, p, n);
@@ -194,6 +216,8 @@ int gp_host_service_poll(void)
     return served;
 }
 
+void (*gp_end_job_exit)(int status);
+
 void gp_end_job(int status, const char *reason)
 {
     if (!draining) {
@@ -210,6 +234,7 @@ void gp_end_job(int status, const char *reason)
     }
     gp_host_service_flush();
     if (reason && *reason) write_all(2, reason, strlen(reason));
+    if (gp_end_job_exit) gp_end_job_exit(status);
     _exit(status);
 }
 

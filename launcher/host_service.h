@@ -23,12 +23,18 @@ void gp_host_service_low_latency(void);
 /* Sleep a little when a poll found nothing (grows to ~1 ms when idle). */
 void gp_host_service_idle(int found);
 
+/* Output in writes that end at lines' ends (several launcher processes share one output). */
+void gp_host_service_whole_lines(void);
+
 /* Write out the output the service holds (it buffers between polls). */
 void gp_host_service_flush(void);
 
 /* Ends the job now with `status`: serves the calls already made, flushes
  * the output, prints `reason` (if any) last, and exits. */
 void gp_end_job(int status, const char *reason);
+/* How gp_end_job ends the job once it has said why: NULL, _exit (one
+ * process); several launcher processes end them all (launcher_procs.h). */
+extern void (*gp_end_job_exit)(int status);
 
 /* Host files behind the file calls (host_files.c). */
 void gp_host_files_init(void);

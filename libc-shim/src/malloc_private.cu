@@ -34,6 +34,7 @@ typedef struct gp_private_arena {
 
 #if defined(GPUMPI_THREADS)
 __thread const char *gp_threads_private_lo, *gp_threads_private_hi;
+const char *gp_threads_shared_lo, *gp_threads_shared_hi; /* set by launcher/launcher_procs.c */
 #endif
 
 /* An arena in [base, base + bytes), or NULL if that is too small to be worth one. */

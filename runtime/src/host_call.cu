@@ -10,6 +10,20 @@
 /* Roughly how long the host takes to serve one lap of the ring. */
 #define GP_HOST_LAP_NS 100000u
 
+/* This rank's host-call ring and its ticket counter: those of the launcher
+ * process that runs it (gp_world.proc_ranks). */
+GPUMPI_FN static inline gp_host_cell *gp_host_ring(uint64_t **ticket)
+{
+    gp_world *w = gp_w();
+    if (!w->proc_ranks) {
+        *ticket = &w->host_ticket;
+        return w->host_cells;
+    }
+    int p = gp_thread_rank() / w->proc_ranks;
+    *ticket = &w->proc_tickets[(size_t)p * 8];
+    return w->host_cells + (size_t)p * GP_HOST_CELLS;
+}
+
 /* Waits until cell c is free for ticket t. When thousands of ranks print at
  * once most tickets are laps ahead of the host; a rank that far back polls
  * the host's memory (a trip over PCIe on a GPU) only about once per lap
@@ -35,11 +49,12 @@ GPUMPI_FN static void gp_wait_cell(gp_host_cell *c, uint64_t t)
 GPUMPI_FN static uint64_t gp_host_post(int op, int64_t arg, int64_t arg2, const void *data, size_t len, size_t ncells,
                                        int one_way)
 {
-    gp_world *w = gp_w();
-    uint64_t t0 = gp_fetch_add64(&w->host_ticket, ncells), t = t0;
+    uint64_t *ticket;
+    gp_host_cell *ring = gp_host_ring(&ticket);
+    uint64_t t0 = gp_fetch_add64(ticket, ncells), t = t0;
     const char *p = (const char *)data;
     for (size_t i = 0; i < ncells; i++, t++) {
-        gp_host_cell *c = &w->host_cells[t % GP_HOST_CELLS];
+        gp_host_cell *c = &ring[t % GP_HOST_CELLS];
         gp_wait_cell(c, t);
         size_t n = len > GP_HOST_CELL_BYTES ? GP_HOST_CELL_BYTES : len;
         c->rank = gp_thread_rank();
@@ -86,12 +101,13 @@ GPUMPI_FN static int gp_host_write_packed(int fd, const void *data, size_t len)
         used += sj;
     }
     cell_len[cell] = used;
-    gp_world *w = gp_w();
+    uint64_t *ticket;
+    gp_host_cell *ring = gp_host_ring(&ticket);
     uint64_t t0 = 0;
-    if (lane == leader) t0 = gp_fetch_add64(&w->host_ticket, cell + 1);
+    if (lane == leader) t0 = gp_fetch_add64(ticket, cell + 1);
     t0 = __shfl_sync(mask, t0, leader);
     uint64_t t = t0 + my_cell;
-    gp_host_cell *c = &w->host_cells[t % GP_HOST_CELLS];
+    gp_host_cell *c = &ring[t % GP_HOST_CELLS];
     if (my_off == 0) gp_wait_cell(c, t);
     __syncwarp(mask); /* every cell of the warp is ours */
     gp_packed_write h = {gp_thread_rank(), (uint16_t)fd, (uint16_t)len};
@@ -123,12 +139,13 @@ GPUMPI_FN void gp_host_call(int op, int arg, const void *data, size_t len)
 GPUMPI_FN int64_t gp_host_rpc(int op, int64_t arg, int64_t arg2, const void *in, size_t in_len, void *out,
                               size_t out_cap, size_t *out_len, int *err)
 {
-    gp_world *w = gp_w();
+    uint64_t *ticket;
+    gp_host_cell *ring = gp_host_ring(&ticket);
     size_t most = in_len > out_cap ? in_len : out_cap;
     if (most > GP_HOST_CALL_BYTES) gp_fatal("host call", MPI_ERR_INTERN, "%zu bytes is more than one call carries", most);
     size_t ncells = most ? (most + GP_HOST_CELL_BYTES - 1) / GP_HOST_CELL_BYTES : 1;
     uint64_t t0 = gp_host_post(op, arg, arg2, in, in_len, ncells, 0);
-    gp_host_cell *first = &w->host_cells[t0 % GP_HOST_CELLS];
+    gp_host_cell *first = &ring[t0 % GP_HOST_CELLS];
     unsigned spins = 0;
     while (gp_sys_load_acquire64(&first->seq) != t0 + 2) gp_pause(&spins);
     int64_t ret = first->ret;
@@ -137,7 +154,7 @@ GPUMPI_FN int64_t gp_host_rpc(int op, int64_t arg, int64_t arg2, const void *in,
     if (out_len) *out_len = got;
     char *o = (char *)out;
     for (size_t i = 0; i < ncells; i++) {
-        gp_host_cell *c = &w->host_cells[(t0 + i) % GP_HOST_CELLS];
+        gp_host_cell *c = &ring[(t0 + i) % GP_HOST_CELLS];
         size_t n = got > GP_HOST_CELL_BYTES ? GP_HOST_CELL_BYTES : got;
         if (n) gp_memcpy(o, c->data, n);
         o += n;
@@ -145,6 +162,6 @@ GPUMPI_FN int64_t gp_host_rpc(int op, int64_t arg, int64_t arg2, const void *in,
     }
     /* free the cells for the tickets one lap on */
     for (size_t i = 0; i < ncells; i++)
-        gp_sys_store_release64(&w->host_cells[(t0 + i) % GP_HOST_CELLS].seq, t0 + i + GP_HOST_CELLS);
+        gp_sys_store_release64(&ring[(t0 + i) % GP_HOST_CELLS].seq, t0 + i + GP_HOST_CELLS);
     return ret;
 }

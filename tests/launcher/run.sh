@@ -349,6 +349,65 @@ private)
     out_has "GPUMPI_PRIVATE=64k" " No Errors"
     err_has "GPUMPI_PRIVATE=64k -v" "private memory 65536 bytes"
     note "private: No Errors by default (auto), off, auto, 8k and with GPUMPI_PRIVATE=64k; -v as expected; 4k refused" ;;
+procs)
+    # one job over several launcher processes (issue 27): MPICH's mpiexec
+    # starts P processes of N ranks each, one MPI_COMM_WORLD of P*N ranks
+    command -v mpiexec.mpich >/dev/null || fail "mpiexec.mpich not found: install Debian's mpich"
+    M="mpiexec.mpich -n 2"
+    build endings
+    build deadlock
+    build lines
+    build stats_prog
+    run $M "$W/endings" mpi_abort ---gpumpi -n 2
+    status_is "MPI_Abort in a rank of process 1" 7
+    err_has "MPI_Abort, 2 processes" "rank 3: MPI_Abort called with error code 7"
+    run $M "$W/endings" segv ---gpumpi -n 1
+    status_is "a fault in a rank of process 1" 139
+    err_has "segv, 2 processes" "gpumpi: rank 1: segmentation fault (signal 11)"
+    run $M "$W/endings" return ---gpumpi -n 2 -v
+    status_is "rank 2 (process 1) returns 3" 3
+    err_has "return, 2 processes" "gpumpi: rank 2 exited with status 3"
+    err_has "-v, process 0" "gpumpi: launcher process 0 of 2 (MPICH, pid "
+    err_has "-v, process 0" ") runs world ranks 0 to 1 of 4"
+    err_has "-v, process 1" ") runs world ranks 2 to 3 of 4"
+    [ "$(grep -c "exited with status" "$ERR_TXT")" -eq 1 ] || fail "return, 2 processes: the failure is reported more than once"
+    # a deadlock spanning both processes: process 0's watchdog sees every rank
+    start=$(date +%s)
+    run $M "$W/deadlock" ring ---gpumpi -n 4 --timeout 2
+    status_is "deadlock ring over 2 processes" 124
+    err_has "ring, 2 processes" "gpumpi: deadlock: every rank still running has been blocked in MPI for"
+    err_has "ring, 2 processes" "gpumpi:   ranks 0-6: MPI_Recv from rank+1 (tag 0, MPI_COMM_WORLD)"
+    err_has "ring, 2 processes" "gpumpi:   rank 7: MPI_Recv from rank 0 (tag 0, MPI_COMM_WORLD)"
+    [ $(($(date +%s) - start)) -lt 20 ] || fail "the watchdog took too long over 2 processes"
+    # three processes, rank 0 in a barrier and the others, in all three, waiting for it
+    run mpiexec.mpich -n 3 "$W/deadlock" mixed ---gpumpi -n 2 --timeout 1
+    status_is "deadlock mixed over 3 processes" 124
+    err_has "mixed, 3 processes" "gpumpi:   ranks 1-5: MPI_Recv from rank 0 (tag 5, MPI_COMM_WORLD)"
+    # each process's output whole and in order, lines never cut into each other's
+    run $M "$W/lines" 1000 ---gpumpi -n 32
+    status_is "2 x 32 ranks x 1000 lines" 0
+    check_lines "$OUT_TXT" || fail "output of 2 processes: $(cat "$W/why")"
+    run $M "$W/lines" 2 ---gpumpi -n 2 --tag-output
+    for r in 0 1 2 3; do
+        [ "$(grep -c "^\[1,$r\]<stdout>:rank $r line [0-1] of 2: the quick" "$OUT_TXT")" -eq 2 ] || fail "--tag-output, 2 processes: rank $r: $(cat "$OUT_TXT")"
+    done
+    run $M "$W/stats_prog" ---gpumpi -n 2 --stats
+    status_is "--stats, 2 processes" 0
+    for r in 0 1 2 3; do
+        [ "$(grep -c "^gpumpi stats: rank $r: sent 10 (1000 bytes), received 10 (1000 bytes), " "$ERR_TXT")" -eq 1 ] ||
+            fail "--stats, 2 processes: rank $r: $(cat "$ERR_TXT")"
+    done
+    # the processes must agree
+    run mpiexec.mpich -n 1 "$W/lines" 1 ---gpumpi -n 2 : -n 1 "$W/lines" 1 ---gpumpi -n 3
+    status_is "-n 2 and -n 3" 2
+    err_has "-n 2 and -n 3" "gpumpi: launcher process 1 runs 3 ranks (-n) but process 0 runs 2: give every process of the job the same ---gpumpi options"
+    run mpiexec.mpich -n 1 "$W/lines" 1 ---gpumpi -n 2 : -n 1 "$W/endings" ---gpumpi -n 2
+    status_is "two programs" 2
+    err_has "two programs" "gpumpi: launcher process 1 runs another program or other arguments than process 0"
+    GPUMPI_HOST_MPI_LIB=/nonexistent/libmpich.so run $M "$W/lines" 1 ---gpumpi -n 2
+    status_is "no host MPI library" 1
+    err_has "no host MPI library" "but cannot load its library: /nonexistent/libmpich.so"
+    note "procs: over 2 and 3 launcher processes: MPI_Abort (7) and a fault (139) in process 1 end the job, a rank's status is the job's, -v maps ranks to processes, the watchdog reports deadlocks spanning processes (124), 64000 lines whole and in order, --tag-output, --stats over all ranks; different -n, different programs and a missing host MPI refused with a reason" ;;
 gpu_scale)
     # on a GPU: every resident rank prints one line; the occupancy refusal
     # fires one block past the limit, with the numbers

@@ -471,12 +471,17 @@ GPUMPI_FN static inline uint64_t gp_clock_ns(void)
  * that their path through MPI is the GPU's and is tested without one. */
 #if defined(GPUMPI_THREADS)
 extern __thread const char *gp_threads_private_lo, *gp_threads_private_hi;
+/* With several launcher processes (under mpiexec) only the segment they
+ * all map at one address is readable by every rank: as on the GPU, the
+ * rest (a thread's stack, the process's own data) is its owner's. */
+extern const char *gp_threads_shared_lo, *gp_threads_shared_hi;
 #endif
 GPUMPI_FN static inline int gp_is_shared_memory(const void *p)
 {
 #if defined(GPUMPI_CUDA)
     return __isGlobal(p);
 #else
+    if (gp_threads_shared_lo) return (const char *)p >= gp_threads_shared_lo && (const char *)p < gp_threads_shared_hi;
     return (const char *)p < gp_threads_private_lo || (const char *)p >= gp_threads_private_hi;
 #endif
 }

@@ -363,6 +363,14 @@ typedef struct gp_world {
     uint64_t monotonic0_ns;  /* the launcher's CLOCK_MONOTONIC at t0_ns */
     gp_block_rec *block_recs;/* nranks entries the launcher reads (device view of pinned memory) */
     gp_rank_stats *stats;    /* nranks entries with --stats, else NULL */
+    /* Several launcher processes (the threads backend under mpiexec,
+     * launcher/launcher_procs.c): each runs proc_ranks consecutive world
+     * ranks and serves their host calls from a ring of its own, process
+     * p's GP_HOST_CELLS cells from host_cells + p * GP_HOST_CELLS, its
+     * ticket proc_tickets[p * 8] (a cache line each). 0: one process, whose
+     * ring is host_cells and host_ticket (the CUDA backend, always). */
+    int proc_ranks;
+    uint64_t *proc_tickets;
 } gp_world;
 
 #if defined(GPUMPI_CUDA) || defined(GPUMPI_THREADS)
