@@ -14,16 +14,21 @@
 #include "globals_layout.h"
 #include "gpumpi/globals.h"
 #include "gpumpi/launch.h"
+#include "gpu_arena.h"
+#include "host_mpi.h"
 #include "host_service.h"
+#include "launcher_procs.h"
+#include "shared_segment.h"
 #include "watchdog.h"
 
 extern __constant__ gp_world *gp_world_ptr;
 extern __constant__ gp_world_hot gp_hot;
-extern __constant__ int gp_block_ranks;
+extern __constant__ int gp_block_ranks, gp_rank_base, gp_block_base;
 extern char **environ;
 
-/* The last `service` blocks run the copy service instead of ranks. */
-__global__ void gp_rank_kernel(int nranks, int service)
+/* The last `service` blocks run the copy service instead of ranks; this
+ * process's ranks end before world rank rank_end. */
+__global__ void gp_rank_kernel(int nranks, int rank_end, int service)
 {
     int first_service = (int)gridDim.x - service;
     if ((int)blockIdx.x >= first_service) {
@@ -34,7 +39,7 @@ __global__ void gp_rank_kernel(int nranks, int service)
     gp_regroup_block_init(nranks);
     __syncthreads();
     int rank = gp_thread_rank();
-    if ((int)threadIdx.x >= gp_block_ranks || rank >= nranks) return;
+    if ((int)threadIdx.x >= gp_block_ranks || rank >= rank_end) return;
     gp_rank_chip none = {0, 0, 0, 0, 0, 0, -1, 0};
     *gp_chip() = none;
     /* the runtime's tables of the rank and its private memory: local
@@ -234,10 +239,15 @@ static void *service_loop(void *unused)
 
 static void *dev_zalloc(size_t bytes, const char *what);
 
+/* This launcher process among the job's (launcher_procs.h): with several,
+ * each runs its own GPU's ranks of one world, built in one range of GPU
+ * memory at the same address in every process (gpu_arena.h). */
+static gp_procs procs = {0, 1};
+
 /* Each rank's copy of the globals: offsets into the converted files'
  * __gp_off_ symbols, templates copied by a kernel (before the ranks start,
  * so waiting for it here is fine). */
-static int setup_globals(gp_world *hw, int nranks, int verbose)
+static int setup_globals(gp_world *hw, int first, int nranks, int verbose)
 {
     int n;
     const gp_global_desc *g = gp_registered_globals(&n);
@@ -268,10 +278,15 @@ static int setup_globals(gp_world *hw, int nranks, int verbose)
         hw->nglobal_slots = n;
         return 0;
     }
-    hw->globals = (char *)dev_zalloc(hw->globals_stride * (size_t)nranks, "per-rank globals");
-    if (!hw->globals) return 1;
+    /* this process's ranks' blocks: in its piece of the arena with several
+     * GPUs (a send buffer among them is read from the other GPUs) */
+    size_t bytes = hw->globals_stride * (size_t)nranks;
+    char *mine = (char *)(procs.size > 1 ? gp_arena_alloc(bytes ? bytes : 1, "per-rank globals")
+                                         : dev_zalloc(bytes, "per-rank globals"));
+    if (!mine) return 1;
+    hw->globals = mine - hw->globals_stride * (size_t)first; /* indexed by world rank */
     if (n > 0) {
-        gp_globals_init_kernel<<<(nranks + 255) / 256, 256>>>(dslots, n, hw->globals, hw->globals_stride, nranks);
+        gp_globals_init_kernel<<<(nranks + 255) / 256, 256>>>(dslots, n, mine, hw->globals_stride, nranks);
         CK(cudaGetLastError());
         CK(cudaDeviceSynchronize());
     }
@@ -351,15 +366,74 @@ static void *mapped_zalloc(size_t bytes, void **dev, const char *what)
     return h;
 }
 
+
+/* The world's shared arrays: device memory alone; with several processes,
+ * process 0's piece of the arena, which every GPU reaches. */
+static void *world_zalloc(size_t bytes, const char *what)
+{
+    return procs.size > 1 ? gp_arena_alloc(bytes ? bytes : 1, what) : dev_zalloc(bytes, what);
+}
+
+/* What the world's shared arrays take in process 0's piece (256-byte
+ * aligned each, as gp_arena_alloc carves them). */
+static size_t shared_bytes(const gp_world *hw, int n, int stats)
+{
+    size_t sizes[] = {sizeof(gp_rank) * n, sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, sizeof(int) * n,
+                      sizeof(uint32_t) * n, sizeof(gp_inbox) * n, (size_t)hw->tree.all_inputs * GP_TREE_BYTES,
+                      sizeof(uint32_t) * gp_tree_counts_len(&hw->tree), sizeof(gp_tagged) * gp_tree_tagged_len(&hw->tree),
+                      sizeof(uint32_t) * gp_rooted_counts_len(&hw->rooted), sizeof(uint64_t) * gp_rooted_values_len(&hw->rooted),
+                      sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, stats ? sizeof(gp_rank_stats) * (size_t)n : 0,
+                      sizeof(uint32_t)};
+    size_t total = 0;
+    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) total += (sizes[i] + 255) & ~(size_t)255;
+    return total;
+}
+
+/* The world's arrays every rank of the job reaches (process 0 makes them;
+ * with several processes the others get their addresses from it). */
+static int make_shared_world(gp_world *hw, int n, int stats)
+{
+    hw->ranks = (gp_rank *)world_zalloc(sizeof(gp_rank) * n, "per-rank state");
+    hw->slots = (gp_msg *)world_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
+    hw->exit_codes = (int *)world_zalloc(sizeof(int) * n, "exit codes");
+    hw->exited = (uint32_t *)world_zalloc(sizeof(uint32_t) * n, "exit flags");
+    hw->inbox = (gp_inbox *)world_zalloc(sizeof(gp_inbox) * n, "inboxes");
+    hw->tree.values = (char *)world_zalloc((size_t)hw->tree.all_inputs * GP_TREE_BYTES, "the collectives tree");
+    uint32_t *counts = (uint32_t *)world_zalloc(sizeof(uint32_t) * gp_tree_counts_len(&hw->tree), "the collectives tree");
+    gp_tagged *tagged = (gp_tagged *)world_zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&hw->tree), "the collectives tree");
+    if (counts && tagged) gp_tree_carve(&hw->tree, counts, tagged);
+    hw->rooted.counts = (uint32_t *)world_zalloc(sizeof(uint32_t) * gp_rooted_counts_len(&hw->rooted), "the broadcast tree");
+    hw->rooted.values = (uint64_t *)world_zalloc(sizeof(uint64_t) * gp_rooted_values_len(&hw->rooted), "the broadcast tree");
+    hw->rooted.slots = (gp_rooted_slot *)world_zalloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, "the broadcast tree");
+    if (stats) hw->stats = (gp_rank_stats *)world_zalloc(sizeof(gp_rank_stats) * (size_t)n, "--stats");
+    hw->ctx_counter = (uint32_t *)world_zalloc(sizeof(uint32_t), "the context ids");
+    return !hw->ranks || !hw->slots || !hw->exit_codes || !hw->exited || !hw->inbox || !hw->tree.values ||
+           !hw->tree.counts || !hw->tree.word_in || !hw->rooted.counts || !hw->rooted.values || !hw->rooted.slots ||
+           (stats && !hw->stats) || !hw->ctx_counter;
+}
+
+/* What the globals take outside private memory for this process's ranks. */
+static size_t globals_bytes(size_t private_bytes, int local)
+{
+    int count;
+    gp_registered_globals(&count);
+    size_t *off = (size_t *)calloc((size_t)count + 1, sizeof(size_t));
+    size_t stride = gp_globals_layout(off);
+    free(off);
+    return gp_globals_go_private(stride, private_bytes, 0) ? 0 : stride * (size_t)local;
+}
+
 int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
 {
-    int dev = o->device;
     cudaDeviceProp p;
     int ndev = 0;
+    *stats_out = NULL;
     if (cudaGetDeviceCount(&ndev) != cudaSuccess || ndev == 0) {
         fprintf(stderr, "gpumpi: no CUDA GPU found; build with --backend=threads to run on host threads\n");
         return 1;
     }
+    procs = gp_procs_start(o);
+    int dev = procs.size > 1 ? (o->device + procs.rank) % ndev : o->device; /* one GPU a launcher process */
     if (dev >= ndev) {
         fprintf(stderr, "gpumpi: --device %d: there %s only %d CUDA device%s (0-%d)\n", dev, ndev == 1 ? "is" : "are",
                 ndev, ndev == 1 ? "" : "s", ndev - 1);
@@ -367,64 +441,75 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     }
     CK(cudaGetDeviceProperties(&p, dev));
     CK(cudaSetDevice(dev));
+    CK(cudaFree(0));
     int shape_chosen = !o->block && !o->grid;
     gp_shape_ranks(o, default_block(o, &p));
     if (shape_chosen) spread_small_job(o, &p);
+    int local = o->nranks, first = procs.rank * local, n = local * procs.size, leader = procs.rank == 0;
+    if (procs.size > 1 && local % o->block) {
+        if (leader)
+            fprintf(stderr, "gpumpi: with several GPUs each runs whole blocks: -n %d is not a multiple of the block "
+                    "size %d (give -b, or an -n that is)\n", local, o->block);
+        gp_host_mpi_barrier();
+        exit(2);
+    }
     long long max_blocks = 0;
     int rc = check_coresident(o, &p, &max_blocks);
     if (rc) return rc;
     /* The copy service takes extra blocks of whole warps, up to 32 warps,
-     * as many as fit beside the ranks. */
+     * as many as fit beside the ranks (not yet with several GPUs: its jobs
+     * and its end are one process's). */
     int threads = block_threads(o);
     long long room = max_blocks - o->grid, want = (1024 + threads - 1) / threads;
-    int service = (int)(room < want ? room : want);
-    if (o->verbose) {
+    int service = procs.size > 1 ? 0 : (int)(room < want ? room : want);
+    if (o->verbose && leader) {
         if (service)
             fprintf(stderr, "gpumpi: copy service: %d extra block%s (%d warps)\n", service, service > 1 ? "s" : "",
                     service * (threads / 32));
         else
-            fprintf(stderr, "gpumpi: copy service: off (no room for one more block of whole warps)\n");
+            fprintf(stderr, "gpumpi: copy service: off (%s)\n", procs.size > 1 ? "not yet with several GPUs"
+                                                                       : "no room for one more block of whole warps");
     }
     rc = reserve_local_memory(o, &p);
     if (rc) return rc;
 
-    int n = o->nranks;
     gp_world hw;
     memset(&hw, 0, sizeof hw);
     hw.nranks = n;
     hw.private_bytes = o->private_bytes;
+    gp_tree_layout(&hw.tree, n / o->block + (n % o->block != 0)); /* one input per block */
+    gp_rooted_layout(&hw.rooted, n);
+    if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
+        size_t free_bytes = 0, total = 0;
+        CK(cudaMemGetInfo(&free_bytes, &total));
+        size_t keep = cuda_runtime_spare(free_bytes) + (leader ? shared_bytes(&hw, n, o->stats) : 0) +
+                      globals_bytes(o->private_bytes, local);
+        o->heap = free_bytes > 2 * keep ? free_bytes - keep : free_bytes / 2;
+    }
+    char *piece = NULL;
+    if (procs.size > 1)
+        gp_arena_open((leader ? shared_bytes(&hw, n, o->stats) : 0) + globals_bytes(o->private_bytes, local) + o->heap +
+                          4096, procs.rank, procs.size, &piece);
+    if (leader && make_shared_world(&hw, n, o->stats)) return 1;
+    if (procs.size > 1) {
+        gp_host_mpi_bcast(&hw, sizeof hw, 0); /* the shared arrays' addresses, the same in every process */
+        gp_end_job_exit = gp_procs_end_job;
+        gp_host_service_whole_lines();
+    }
     hw.argc = o->app_argc;
     snprintf(hw.processor_name, sizeof hw.processor_name, "%s", p.name);
     int envc = 0;
     while (environ[envc]) envc++;
     hw.argv = strings_to_device(o->app_argc, o->app_argv, "the program arguments");
     hw.envp = strings_to_device(envc, environ, "the environment");
-    hw.ranks = (gp_rank *)dev_zalloc(sizeof(gp_rank) * n, "per-rank state");
-    hw.slots = (gp_msg *)dev_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
-    hw.exit_codes = (int *)dev_zalloc(sizeof(int) * n, "exit codes");
-    hw.exited = (uint32_t *)dev_zalloc(sizeof(uint32_t) * n, "exit flags");
-    hw.inbox = (gp_inbox *)dev_zalloc(sizeof(gp_inbox) * n, "inboxes");
-    gp_tree_layout(&hw.tree, (n + o->block - 1) / o->block); /* one input per block */
-    hw.tree.values = (char *)dev_zalloc((size_t)hw.tree.all_inputs * GP_TREE_BYTES, "the collectives tree");
-    uint32_t *counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * gp_tree_counts_len(&hw.tree), "the collectives tree");
-    gp_tagged *tagged = (gp_tagged *)dev_zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&hw.tree), "the collectives tree");
-    if (counts && tagged) gp_tree_carve(&hw.tree, counts, tagged);
-    gp_rooted_layout(&hw.rooted, n);
-    hw.rooted.counts = (uint32_t *)dev_zalloc(sizeof(uint32_t) * gp_rooted_counts_len(&hw.rooted), "the broadcast tree");
-    hw.rooted.values = (uint64_t *)dev_zalloc(sizeof(uint64_t) * gp_rooted_values_len(&hw.rooted), "the broadcast tree");
-    hw.rooted.slots = (gp_rooted_slot *)dev_zalloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, "the broadcast tree");
     if (service) hw.copy_jobs = (gp_copy_job *)dev_zalloc(sizeof(gp_copy_job) * GP_COPY_JOBS, "copy jobs");
     gp_world *w = (gp_world *)dev_zalloc(sizeof(gp_world), "the world");
-    if (!hw.argv || !hw.envp || !hw.ranks || !hw.slots || !hw.exit_codes || !hw.exited || !hw.inbox || !hw.tree.values || !hw.tree.counts || !hw.tree.word_in || !hw.rooted.counts || !hw.rooted.values || !hw.rooted.slots || (service && !hw.copy_jobs) || !w) return 1;
-    if (setup_globals(&hw, n, o->verbose)) return 1;
-    if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
-        size_t free_bytes = 0, total = 0;
-        CK(cudaMemGetInfo(&free_bytes, &total));
-        size_t keep = cuda_runtime_spare(free_bytes);
-        o->heap = free_bytes > 2 * keep ? free_bytes - keep : free_bytes / 2;
-    }
-    if (o->verbose) fprintf(stderr, "gpumpi: shared heap %zu bytes (--heap)\n", o->heap);
-    hw.heap.base = (char *)dev_zalloc(o->heap, "the heap (--heap)");
+    if (!hw.argv || !hw.envp || (service && !hw.copy_jobs) || !w) return 1;
+    if (setup_globals(&hw, first, local, leader && o->verbose)) return 1;
+    if (o->verbose && leader) fprintf(stderr, "gpumpi: shared heap %zu bytes (--heap)%s\n", o->heap,
+                                      procs.size > 1 ? " on each GPU" : "");
+    hw.heap.base = procs.size > 1 ? (char *)gp_arena_alloc(o->heap, "the heap (--heap)")
+                                  : (char *)dev_zalloc(o->heap, "the heap (--heap)");
     hw.heap.size = o->heap;
     if (!hw.heap.base) return 1;
 
@@ -432,14 +517,21 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     CK(cudaHostAlloc((void **)&cells_host, sizeof(gp_host_cell) * GP_HOST_CELLS, cudaHostAllocMapped));
     gp_host_service_init(cells_host, n, o->tag_output);
     CK(cudaHostGetDevicePointer((void **)&hw.host_cells, cells_host, 0));
-    gp_block_rec *recs_host =
-        (gp_block_rec *)mapped_zalloc(sizeof(gp_block_rec) * (size_t)n, (void **)&hw.block_recs, "the watchdog");
-    if (!recs_host) return 1;
-    gp_watchdog_init(recs_host, n, o->timeout, o->time_limit);
-    if (o->stats) {
-        hw.stats = (gp_rank_stats *)dev_zalloc(sizeof(gp_rank_stats) * (size_t)n, "--stats");
-        if (!hw.stats) return 1;
+    /* the watchdog's records: host memory every GPU of the job writes and
+     * process 0's watchdog reads, over every rank */
+    gp_block_rec *recs_host;
+    if (procs.size > 1) {
+        size_t bytes = (sizeof(gp_block_rec) * (size_t)n + 4095) & ~(size_t)4095;
+        recs_host = (gp_block_rec *)gp_segment_open(bytes, procs.rank);
+        gp_host_mpi_barrier(); /* process 0's zeros first */
+        CK(cudaHostRegister(recs_host, bytes, cudaHostRegisterMapped | cudaHostRegisterPortable));
+        CK(cudaHostGetDevicePointer((void **)&hw.block_recs, recs_host, 0));
+    } else {
+        recs_host = (gp_block_rec *)mapped_zalloc(sizeof(gp_block_rec) * (size_t)n, (void **)&hw.block_recs, "the watchdog");
+        if (!recs_host) return 1;
     }
+    gp_watchdog_init(recs_host, n, leader ? o->timeout : 0, leader ? o->time_limit : 0);
+    if (procs.size == 1) hw.ctx_counter = (uint32_t *)((char *)w + offsetof(gp_world, next_ctx));
 
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
@@ -450,7 +542,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
         CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
         double cycles = o->regroup_us * 1e-3 * khz;
         hot.regroup_cycles = cycles > 4e9 ? 4000000000u : (uint32_t)cycles;
-        if (o->verbose)
+        if (o->verbose && leader)
             fprintf(stderr, "gpumpi: warps regroup after blocking calls for up to %g us (--regroup)\n", o->regroup_us);
     }
     CK(cudaMemcpyToSymbol(gp_hot, &hot, sizeof hot));
@@ -467,14 +559,18 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
         static_assert(offsetof(gp_world, monotonic0_ns) == offsetof(gp_world, realtime0_ns) + 8, "world layout");
         CK(cudaMemcpy((char *)w + offsetof(gp_world, realtime0_ns), origin, sizeof origin, cudaMemcpyHostToDevice));
     }
+    int block_base = first / o->block, rank_end = first + local;
+    CK(cudaMemcpyToSymbol(gp_block_ranks, &o->block, sizeof o->block));
+    CK(cudaMemcpyToSymbol(gp_rank_base, &first, sizeof first));
+    CK(cudaMemcpyToSymbol(gp_block_base, &block_base, sizeof block_base));
+    if (procs.size > 1) gp_host_mpi_barrier(); /* every GPU's world is ready before any rank sends */
 
     /* From here on nothing may wait for the kernel: a non-blocking stream,
      * and only cudaStreamQuery while it runs. A cooperative launch fails
      * instead of starting blocks that cannot all be resident. */
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    void *args[] = {&n, &service};
-    CK(cudaMemcpyToSymbol(gp_block_ranks, &o->block, sizeof o->block));
+    void *args[] = {&n, &rank_end, &service};
     CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid + service), dim3(threads), args,
                                    rank_smem(threads), s));
     cudaError_t st;
@@ -507,18 +603,38 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
                  cudaGetErrorString(st), cudaGetErrorName(st), fault_status(st));
         gp_end_job(fault_status(st), reason);
     }
+    if (procs.size > 1) {
+        /* process 0's watchdog looks at every rank of the job until all
+         * have returned (its own may be done while others are stuck) */
+        for (int all = 0; leader && !all;) {
+            all = 1;
+            for (int r = 0; r < n && all; r++)
+                all = __atomic_load_n((uint64_t *)&recs_host[r].state, __ATOMIC_ACQUIRE) == GP_REC_EXITED;
+            if (!all) {
+                gp_watchdog_check();
+                usleep(1000);
+            }
+        }
+        gp_host_mpi_barrier();
+    }
     int *codes = (int *)malloc(sizeof(int) * n);
     uint32_t *exited = (uint32_t *)malloc(sizeof(uint32_t) * n);
-    CK(cudaMemcpy(codes, hw.exit_codes, sizeof(int) * n, cudaMemcpyDeviceToHost));
-    CK(cudaMemcpy(exited, hw.exited, sizeof(uint32_t) * n, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(codes, hw.exit_codes, sizeof(int) * n, cudaMemcpyDefault));
+    CK(cudaMemcpy(exited, hw.exited, sizeof(uint32_t) * n, cudaMemcpyDefault));
     for (int r = 0; r < n; r++)
         if (!exited[r]) codes[r] = 1; /* ended without returning: should not happen */
     free(exited);
     *codes_out = codes;
-    if (o->stats) {
+    if (o->stats && leader) {
         gp_rank_stats *st_host = (gp_rank_stats *)malloc(sizeof(gp_rank_stats) * (size_t)n);
-        CK(cudaMemcpy(st_host, hw.stats, sizeof(gp_rank_stats) * (size_t)n, cudaMemcpyDeviceToHost));
+        CK(cudaMemcpy(st_host, hw.stats, sizeof(gp_rank_stats) * (size_t)n, cudaMemcpyDefault));
         *stats_out = st_host;
+    }
+    if (procs.size > 1) {
+        o->nranks = n; /* main judges the whole job, the same in every process */
+        if (!leader) o->verbose = 0;
+        if (procs.size > 1) gp_host_mpi_barrier(); /* nobody unmaps a GPU's memory another still reads */
+        gp_procs_finish();
     }
     return 0;
 }

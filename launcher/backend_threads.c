@@ -194,6 +194,7 @@ static gp_world *build_world(gp_options *o, int n)
     w->ranks = salloc(sizeof(gp_rank) * n, "the ranks");
     w->slots = salloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "the message slots");
     w->exit_codes = salloc(sizeof(int) * n, "exit codes");
+    w->ctx_counter = &w->next_ctx;
     w->exited = salloc(sizeof(uint32_t) * n, "exit flags");
     w->inbox = salloc(sizeof(gp_inbox) * n, "the inboxes");
     gp_tree_layout(&w->tree, n); /* a block is one rank here */

@@ -189,7 +189,7 @@ GPUMPI_FN MPI_Errhandler gp_comm_errhandler(MPI_Comm comm)
 
 GPUMPI_FN int gp_ctx_alloc(const char *fn)
 {
-    uint32_t n = gp_fetch_add(&gp_w()->next_ctx, 1);
+    uint32_t n = gp_fetch_add(gp_w()->ctx_counter, 1);
     /* a message carries its context in GP_CTX_BITS bits (gp_msg.ctx_flags) */
     if (GP_FIRST_CTX + 2 * (uint64_t)n + 1 >= (1u << GP_CTX_BITS))
         gp_fatal(fn, MPI_ERR_INTERN, "too many communicators made in this job (%u; context ids are not reused, at most %u)",

@@ -48,7 +48,7 @@ GPUMPI_FN void gp_regroup_block_init(int nranks)
     if (t < 32) {
         gp_rg.word[t] = 0;
         gp_rg.away[t] = 0;
-        long long first = (long long)blockIdx.x * gp_block_width() + 32LL * t;
+        long long first = (long long)gp_block_index() * gp_block_width() + 32LL * t;
         long long n = (long long)nranks - first;
         int in_block = gp_block_width() - 32 * t;
         if (n > in_block) n = in_block;

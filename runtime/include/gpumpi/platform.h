@@ -100,9 +100,12 @@ typedef long double gp_ldouble;
  * jobs run one rank a block, alone in its warp (backend_cuda.cu). Set by
  * the launcher (env.cu defines it). */
 extern __constant__ int gp_block_ranks;
+/* With several GPUs in one job (one launcher process each), this GPU's
+ * first world rank and first block of the world's (0 alone). */
+extern __constant__ int gp_rank_base, gp_block_base;
 __device__ static __forceinline__ int gp_thread_rank(void)
 {
-    return (int)(blockIdx.x * (unsigned)gp_block_ranks + threadIdx.x);
+    return gp_rank_base + (int)(blockIdx.x * (unsigned)gp_block_ranks + threadIdx.x);
 }
 #else
 extern __thread int gp_threads_rank;
@@ -333,7 +336,7 @@ static inline void gp_fence(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 #if defined(GPUMPI_CUDA)
 #define GPUMPI_BLOCK_VAR __shared__
 #define GP_BLK_REF(T, p) cuda::atomic_ref<T, cuda::thread_scope_block>(*(p))
-__device__ static __forceinline__ int gp_block_index(void) { return (int)blockIdx.x; }
+__device__ static __forceinline__ int gp_block_index(void) { return gp_block_base + (int)blockIdx.x; }
 __device__ static __forceinline__ int gp_block_width(void) { return gp_block_ranks; }
 __device__ static __forceinline__ int gp_block_thread(void) { return (int)threadIdx.x; }
 __device__ static __forceinline__ uint32_t gp_block_load_acquire(uint32_t *p) { return GP_BLK_REF(uint32_t, p).load(GP_ACQ); }
