@@ -26,6 +26,7 @@
 
 __constant__ gp_world *gp_world_ptr;
 __constant__ gp_world_hot gp_hot;
+__constant__ int gp_block_ranks, gp_rank_base, gp_block_base; /* platform.h: blocks of 256 ranks, one GPU */
 
 /* format.cu's %m reads errno (each rank's own) and strerror.cu's table. */
 __device__ int *gp_errno_location(void) { return &gp_self()->libc_errno; }
@@ -130,6 +131,8 @@ int main(int argc, char **argv)
     CK(cudaMemcpyToSymbol(gp_world_ptr, &dw, sizeof dw));
     gp_world_hot hot = {hw.ranks, 0, 0, 0, nranks};
     CK(cudaMemcpyToSymbol(gp_hot, &hot, sizeof hot));
+    int block_ranks = 256; /* run()'s blocks */
+    CK(cudaMemcpyToSymbol(gp_block_ranks, &block_ranks, sizeof block_ranks));
     /* CUDA's heap: big enough for every live block at once */
     CK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, arena));
     CK(cudaDeviceSetLimit(cudaLimitStackSize, 4096));

@@ -40,6 +40,8 @@ int gp_elements_const(CXCursor var);
 /* The file a cursor is expanded in, its text, locations and edits in it. */
 CXFile gp_file_of(CXCursor cur);
 const char *gp_text(gp_conv *c, CXFile f, size_t *len);
+/* Every token of file f, directives included (clang_disposeTokens them); their count. */
+unsigned gp_tokenize_file(gp_conv *c, CXFile f, CXToken **toks);
 CXSourceLocation gp_loc(gp_conv *c, CXFile f, unsigned offset);
 void gp_loc_forget(void); /* before the translation unit is parsed again */
 void gp_replace(gp_conv *c, CXFile f, unsigned offset, unsigned len, const char *text);

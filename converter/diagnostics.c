@@ -65,6 +65,15 @@ int gp_converted(gp_conv *c, CXCursor cur)
 
 const char *gp_text(gp_conv *c, CXFile f, size_t *len) { return clang_getFileContents(c->tu, f, len); }
 
+unsigned gp_tokenize_file(gp_conv *c, CXFile f, CXToken **toks)
+{
+    size_t len;
+    unsigned n;
+    gp_text(c, f, &len);
+    clang_tokenize(c->tu, clang_getRange(gp_loc(c, f, 0), gp_loc(c, f, (unsigned)len)), toks, &n);
+    return n;
+}
+
 /* libclang maps an offset inside a macro argument to the macro expansion,
  * which the rewriter silently refuses to edit; a token's own extent is
  * always in the file. So offsets where a token starts or ends get that

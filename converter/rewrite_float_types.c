@@ -67,11 +67,8 @@ static void comment_out(gp_conv *c, CXFile f, unsigned off, unsigned len, const 
 
 static void rewrite_file(gp_conv *c, CXFile f)
 {
-    size_t len;
-    gp_text(c, f, &len);
     CXToken *toks;
-    unsigned n;
-    clang_tokenize(c->tu, clang_getRange(gp_loc(c, f, 0), gp_loc(c, f, (unsigned)len)), &toks, &n);
+    unsigned n = gp_tokenize_file(c, f, &toks);
     char **text = malloc(n * sizeof *text);
     char *done = calloc(n ? n : 1, 1);
     for (unsigned i = 0; i < n; i++) {

@@ -97,11 +97,8 @@ static const char *c11_in_cxx(const char *kw)
 
 static void rename_in_file(gp_conv *c, CXFile f)
 {
-    size_t len;
-    gp_text(c, f, &len);
     CXToken *toks;
-    unsigned n;
-    clang_tokenize(c->tu, clang_getRange(gp_loc(c, f, 0), gp_loc(c, f, (unsigned)len)), &toks, &n);
+    unsigned n = gp_tokenize_file(c, f, &toks);
     CXCursor *curs = malloc(sizeof *curs * (n ? n : 1));
     clang_annotateTokens(c->tu, toks, n, curs);
     for (unsigned i = 0; i < n; i++) {
