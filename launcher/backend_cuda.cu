@@ -379,7 +379,7 @@ static void *world_zalloc(size_t bytes, const char *what)
 static size_t shared_bytes(const gp_world *hw, int n, int stats)
 {
     size_t sizes[] = {sizeof(gp_rank) * n, sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, sizeof(int) * n,
-                      sizeof(uint32_t) * n, sizeof(gp_inbox) * n, (size_t)hw->tree.all_inputs * GP_TREE_BYTES,
+                      sizeof(uint32_t) * n, sizeof(gp_inbox) * n, ((size_t)hw->tree.all_inputs + 1) * GP_TREE_BYTES,
                       sizeof(uint32_t) * gp_tree_counts_len(&hw->tree), sizeof(gp_tagged) * gp_tree_tagged_len(&hw->tree),
                       sizeof(uint32_t) * gp_rooted_counts_len(&hw->rooted), sizeof(uint64_t) * gp_rooted_values_len(&hw->rooted),
                       sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, stats ? sizeof(gp_rank_stats) * (size_t)n : 0,
@@ -398,7 +398,8 @@ static int make_shared_world(gp_world *hw, int n, int stats)
     hw->exit_codes = (int *)world_zalloc(sizeof(int) * n, "exit codes");
     hw->exited = (uint32_t *)world_zalloc(sizeof(uint32_t) * n, "exit flags");
     hw->inbox = (gp_inbox *)world_zalloc(sizeof(gp_inbox) * n, "inboxes");
-    hw->tree.values = (char *)world_zalloc((size_t)hw->tree.all_inputs * GP_TREE_BYTES, "the collectives tree");
+    hw->tree.values = (char *)world_zalloc(((size_t)hw->tree.all_inputs + 1) * GP_TREE_BYTES, "the collectives tree");
+    if (hw->tree.values) hw->tree.result = (uint64_t *)(hw->tree.values + (size_t)hw->tree.all_inputs * GP_TREE_BYTES);
     uint32_t *counts = (uint32_t *)world_zalloc(sizeof(uint32_t) * gp_tree_counts_len(&hw->tree), "the collectives tree");
     gp_tagged *tagged = (gp_tagged *)world_zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&hw->tree), "the collectives tree");
     if (counts && tagged) gp_tree_carve(&hw->tree, counts, tagged);

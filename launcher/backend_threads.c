@@ -198,7 +198,8 @@ static gp_world *build_world(gp_options *o, int n)
     w->exited = salloc(sizeof(uint32_t) * n, "exit flags");
     w->inbox = salloc(sizeof(gp_inbox) * n, "the inboxes");
     gp_tree_layout(&w->tree, n); /* a block is one rank here */
-    w->tree.values = salloc((size_t)w->tree.all_inputs * GP_TREE_BYTES, "the combining tree");
+    w->tree.values = salloc(((size_t)w->tree.all_inputs + 1) * GP_TREE_BYTES, "the combining tree");
+    w->tree.result = (uint64_t *)(w->tree.values + (size_t)w->tree.all_inputs * GP_TREE_BYTES);
     gp_tree_carve(&w->tree, salloc(sizeof(uint32_t) * gp_tree_counts_len(&w->tree), "the combining tree"),
                   salloc(sizeof(gp_tagged) * gp_tree_tagged_len(&w->tree), "the combining tree"));
     gp_rooted_layout(&w->rooted, n);

@@ -83,13 +83,16 @@ typedef struct gp_tree {
     uint32_t nodes, all_inputs;             /* totals */
     uint32_t *counts;    /* arrivals at each node */
     uint32_t *release;   /* collectives completed, per node: its waiters watch it */
-    char *values;        /* GP_TREE_BYTES per input */
+    char *values;        /* GP_TREE_BYTES per input, then as much for the result */
     /* A one-word allreduce (shm_collectives.cu) has its own: for each
      * input the value that goes up, and in the top level's one input the
      * result, each in a word that carries the collective's number
      * (gp_split_put: all_inputs entries). */
     gp_tagged *word_in;
-    uint64_t result[GP_TREE_BYTES / 8];
+    /* the last slot of values: a multi-word allreduce's result, where every
+     * block reads it (memory every GPU of a job reaches, not the world
+     * struct, which each launcher process has a copy of) */
+    uint64_t *result;
 } gp_tree;
 
 /* The tree's shape for n blocks (the launcher then allocates its arrays). */
