@@ -244,6 +244,14 @@ static void *dev_zalloc(size_t bytes, const char *what);
  * memory at the same address in every process (gpu_arena.h). */
 static gp_procs procs = {0, 1};
 
+/* Zeroed device memory that every GPU of the job reaches: alone, plain
+ * device memory; with several processes, this process's piece of the
+ * arena (process 0's holds the world's shared arrays). */
+static void *job_zalloc(size_t bytes, const char *what)
+{
+    return procs.size > 1 ? gp_arena_alloc(bytes ? bytes : 1, what) : dev_zalloc(bytes, what);
+}
+
 /* Each rank's copy of the globals: offsets into the converted files'
  * __gp_off_ symbols, templates copied by a kernel (before the ranks start,
  * so waiting for it here is fine). */
@@ -281,8 +289,7 @@ static int setup_globals(gp_world *hw, int first, int nranks, int verbose)
     /* this process's ranks' blocks: in its piece of the arena with several
      * GPUs (a send buffer among them is read from the other GPUs) */
     size_t bytes = hw->globals_stride * (size_t)nranks;
-    char *mine = (char *)(procs.size > 1 ? gp_arena_alloc(bytes ? bytes : 1, "per-rank globals")
-                                         : dev_zalloc(bytes, "per-rank globals"));
+    char *mine = (char *)job_zalloc(bytes, "per-rank globals");
     if (!mine) return 1;
     hw->globals = mine - hw->globals_stride * (size_t)first; /* indexed by world rank */
     if (n > 0) {
@@ -367,60 +374,52 @@ static void *mapped_zalloc(size_t bytes, void **dev, const char *what)
 }
 
 
-/* The world's shared arrays: device memory alone; with several processes,
- * process 0's piece of the arena, which every GPU reaches. */
-static void *world_zalloc(size_t bytes, const char *what)
+/* The world's arrays every rank of the job reaches, from `alloc` (process
+ * 0 makes them; with several processes the others get their addresses
+ * from it). */
+static int make_shared_world(gp_world *hw, int n, int stats, void *(*alloc)(size_t, const char *))
 {
-    return procs.size > 1 ? gp_arena_alloc(bytes ? bytes : 1, what) : dev_zalloc(bytes, what);
-}
-
-/* What the world's shared arrays take in process 0's piece (256-byte
- * aligned each, as gp_arena_alloc carves them). */
-static size_t shared_bytes(const gp_world *hw, int n, int stats)
-{
-    size_t sizes[] = {sizeof(gp_rank) * n, sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, sizeof(int) * n,
-                      sizeof(uint32_t) * n, sizeof(gp_inbox) * n, ((size_t)hw->tree.all_inputs + 1) * GP_TREE_BYTES,
-                      sizeof(uint32_t) * gp_tree_counts_len(&hw->tree), sizeof(gp_tagged) * gp_tree_tagged_len(&hw->tree),
-                      sizeof(uint32_t) * gp_rooted_counts_len(&hw->rooted), sizeof(uint64_t) * gp_rooted_values_len(&hw->rooted),
-                      sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, stats ? sizeof(gp_rank_stats) * (size_t)n : 0,
-                      sizeof(uint32_t)};
-    size_t total = 0;
-    for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++) total += (sizes[i] + 255) & ~(size_t)255;
-    return total;
-}
-
-/* The world's arrays every rank of the job reaches (process 0 makes them;
- * with several processes the others get their addresses from it). */
-static int make_shared_world(gp_world *hw, int n, int stats)
-{
-    hw->ranks = (gp_rank *)world_zalloc(sizeof(gp_rank) * n, "per-rank state");
-    hw->slots = (gp_msg *)world_zalloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
-    hw->exit_codes = (int *)world_zalloc(sizeof(int) * n, "exit codes");
-    hw->exited = (uint32_t *)world_zalloc(sizeof(uint32_t) * n, "exit flags");
-    hw->inbox = (gp_inbox *)world_zalloc(sizeof(gp_inbox) * n, "inboxes");
-    hw->tree.values = (char *)world_zalloc(((size_t)hw->tree.all_inputs + 1) * GP_TREE_BYTES, "the collectives tree");
+    hw->ranks = (gp_rank *)alloc(sizeof(gp_rank) * n, "per-rank state");
+    hw->slots = (gp_msg *)alloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
+    hw->exit_codes = (int *)alloc(sizeof(int) * n, "exit codes");
+    hw->exited = (uint32_t *)alloc(sizeof(uint32_t) * n, "exit flags");
+    hw->inbox = (gp_inbox *)alloc(sizeof(gp_inbox) * n, "inboxes");
+    hw->tree.values = (char *)alloc(((size_t)hw->tree.all_inputs + 1) * GP_TREE_BYTES, "the collectives tree");
     if (hw->tree.values) hw->tree.result = (uint64_t *)(hw->tree.values + (size_t)hw->tree.all_inputs * GP_TREE_BYTES);
-    uint32_t *counts = (uint32_t *)world_zalloc(sizeof(uint32_t) * gp_tree_counts_len(&hw->tree), "the collectives tree");
-    gp_tagged *tagged = (gp_tagged *)world_zalloc(sizeof(gp_tagged) * gp_tree_tagged_len(&hw->tree), "the collectives tree");
+    uint32_t *counts = (uint32_t *)alloc(sizeof(uint32_t) * gp_tree_counts_len(&hw->tree), "the collectives tree");
+    gp_tagged *tagged = (gp_tagged *)alloc(sizeof(gp_tagged) * gp_tree_tagged_len(&hw->tree), "the collectives tree");
     if (counts && tagged) gp_tree_carve(&hw->tree, counts, tagged);
-    hw->rooted.counts = (uint32_t *)world_zalloc(sizeof(uint32_t) * gp_rooted_counts_len(&hw->rooted), "the broadcast tree");
-    hw->rooted.values = (uint64_t *)world_zalloc(sizeof(uint64_t) * gp_rooted_values_len(&hw->rooted), "the broadcast tree");
-    hw->rooted.slots = (gp_rooted_slot *)world_zalloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, "the broadcast tree");
-    if (stats) hw->stats = (gp_rank_stats *)world_zalloc(sizeof(gp_rank_stats) * (size_t)n, "--stats");
-    hw->ctx_counter = (uint32_t *)world_zalloc(sizeof(uint32_t), "the context ids");
+    hw->rooted.counts = (uint32_t *)alloc(sizeof(uint32_t) * gp_rooted_counts_len(&hw->rooted), "the broadcast tree");
+    hw->rooted.values = (uint64_t *)alloc(sizeof(uint64_t) * gp_rooted_values_len(&hw->rooted), "the broadcast tree");
+    hw->rooted.slots = (gp_rooted_slot *)alloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, "the broadcast tree");
+    if (stats) hw->stats = (gp_rank_stats *)alloc(sizeof(gp_rank_stats) * (size_t)n, "--stats");
+    hw->ctx_counter = (uint32_t *)alloc(sizeof(uint32_t), "the context ids");
     return !hw->ranks || !hw->slots || !hw->exit_codes || !hw->exited || !hw->inbox || !hw->tree.values ||
            !hw->tree.counts || !hw->tree.word_in || !hw->rooted.counts || !hw->rooted.values || !hw->rooted.slots ||
            (stats && !hw->stats) || !hw->ctx_counter;
 }
 
+/* What make_shared_world takes from an arena piece: the same calls,
+ * counted (256-byte aligned each, as gp_arena_alloc carves them). */
+static size_t counted_bytes;
+static void *count_bytes(size_t bytes, const char *what)
+{
+    (void)what;
+    counted_bytes += (bytes + 255) & ~(size_t)255;
+    return (void *)(uintptr_t)256; /* never dereferenced */
+}
+static size_t shared_bytes(const gp_world *hw, int n, int stats)
+{
+    gp_world scratch = *hw;
+    counted_bytes = 0;
+    make_shared_world(&scratch, n, stats, count_bytes);
+    return counted_bytes;
+}
+
 /* What the globals take outside private memory for this process's ranks. */
 static size_t globals_bytes(size_t private_bytes, int local)
 {
-    int count;
-    gp_registered_globals(&count);
-    size_t *off = (size_t *)calloc((size_t)count + 1, sizeof(size_t));
-    size_t stride = gp_globals_layout(off);
-    free(off);
+    size_t stride = gp_globals_layout(NULL);
     return gp_globals_go_private(stride, private_bytes, 0) ? 0 : stride * (size_t)local;
 }
 
@@ -480,18 +479,16 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     hw.private_bytes = o->private_bytes;
     gp_tree_layout(&hw.tree, n / o->block + (n % o->block != 0)); /* one input per block */
     gp_rooted_layout(&hw.rooted, n);
+    /* beside the heap: the world's shared arrays (process 0) and the globals */
+    size_t beside = (leader ? shared_bytes(&hw, n, o->stats) : 0) + globals_bytes(o->private_bytes, local);
     if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
         size_t free_bytes = 0, total = 0;
         CK(cudaMemGetInfo(&free_bytes, &total));
-        size_t keep = cuda_runtime_spare(free_bytes) + (leader ? shared_bytes(&hw, n, o->stats) : 0) +
-                      globals_bytes(o->private_bytes, local);
+        size_t keep = cuda_runtime_spare(free_bytes) + beside;
         o->heap = free_bytes > 2 * keep ? free_bytes - keep : free_bytes / 2;
     }
-    char *piece = NULL;
-    if (procs.size > 1)
-        gp_arena_open((leader ? shared_bytes(&hw, n, o->stats) : 0) + globals_bytes(o->private_bytes, local) + o->heap +
-                          4096, procs.rank, procs.size, &piece);
-    if (leader && make_shared_world(&hw, n, o->stats)) return 1;
+    if (procs.size > 1) gp_arena_open(beside + o->heap + 4096, procs.rank, procs.size);
+    if (leader && make_shared_world(&hw, n, o->stats, job_zalloc)) return 1;
     if (procs.size > 1) {
         gp_host_mpi_bcast(&hw, sizeof hw, 0); /* the shared arrays' addresses, the same in every process */
         gp_end_job_exit = gp_procs_end_job;
@@ -509,8 +506,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     if (setup_globals(&hw, first, local, leader && o->verbose)) return 1;
     if (o->verbose && leader) fprintf(stderr, "gpumpi: shared heap %zu bytes (--heap)%s\n", o->heap,
                                       procs.size > 1 ? " on each GPU" : "");
-    hw.heap.base = procs.size > 1 ? (char *)gp_arena_alloc(o->heap, "the heap (--heap)")
-                                  : (char *)dev_zalloc(o->heap, "the heap (--heap)");
+    hw.heap.base = (char *)job_zalloc(o->heap, "the heap (--heap)");
     hw.heap.size = o->heap;
     if (!hw.heap.base) return 1;
 
@@ -532,7 +528,6 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
         if (!recs_host) return 1;
     }
     gp_watchdog_init(recs_host, n, leader ? o->timeout : 0, leader ? o->time_limit : 0);
-    if (procs.size == 1) hw.ctx_counter = (uint32_t *)((char *)w + offsetof(gp_world, next_ctx));
 
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
@@ -634,7 +629,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     if (procs.size > 1) {
         o->nranks = n; /* main judges the whole job, the same in every process */
         if (!leader) o->verbose = 0;
-        if (procs.size > 1) gp_host_mpi_barrier(); /* nobody unmaps a GPU's memory another still reads */
+        gp_host_mpi_barrier(); /* nobody unmaps a GPU's memory another still reads */
         gp_procs_finish();
     }
     return 0;

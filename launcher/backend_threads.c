@@ -168,11 +168,7 @@ static size_t heap_bytes(const gp_options *o)
  * memfd cost nothing). */
 static size_t segment_bytes(const gp_options *o, int n)
 {
-    int g;
-    gp_registered_globals(&g);
-    size_t *off = zalloc(sizeof(size_t) * (size_t)(g + 1));
-    size_t stride = gp_globals_layout(off);
-    free(off);
+    size_t stride = gp_globals_layout(NULL);
     size_t strings = gp_argv_pack(o->app_argc, o->app_argv, NULL, 0);
     for (char **e = environ; *e; e++) strings += strlen(*e) + 1 + sizeof(char *);
     size_t per_rank = sizeof(gp_rank) + sizeof(gp_msg) * GP_SLOTS_PER_RANK + stride + 16384;
@@ -194,7 +190,7 @@ static gp_world *build_world(gp_options *o, int n)
     w->ranks = salloc(sizeof(gp_rank) * n, "the ranks");
     w->slots = salloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "the message slots");
     w->exit_codes = salloc(sizeof(int) * n, "exit codes");
-    w->ctx_counter = &w->next_ctx;
+    w->ctx_counter = salloc(sizeof(uint32_t), "the context ids");
     w->exited = salloc(sizeof(uint32_t) * n, "exit flags");
     w->inbox = salloc(sizeof(gp_inbox) * n, "the inboxes");
     gp_tree_layout(&w->tree, n); /* a block is one rank here */

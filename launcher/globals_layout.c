@@ -36,7 +36,7 @@ size_t gp_globals_layout(size_t *offsets)
         /* 16 at least: the relocation pass reads whole pointer words */
         size_t a = registered[i].align > 16 ? registered[i].align : 16;
         at = (at + a - 1) / a * a;
-        offsets[i] = at;
+        if (offsets) offsets[i] = at;
         at += registered[i].size;
     }
     return (at + 15) / 16 * 16;

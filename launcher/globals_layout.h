@@ -13,7 +13,7 @@ extern "C" {
 const gp_global_desc *gp_registered_globals(int *n);
 
 /* Assigns each variable its offset in a rank's block (offsets[i]) and
- * returns the block size, a multiple of 16. */
+ * returns the block size, a multiple of 16; offsets NULL: the size alone. */
 size_t gp_globals_layout(size_t *offsets);
 
 /* Whether every rank keeps its globals block (stride bytes) in its

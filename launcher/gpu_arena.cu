@@ -95,7 +95,7 @@ static void fail_all(int bad, const char *what, int proc)
     }
 }
 
-char *gp_arena_open(size_t mine, int proc, int nprocs, char **my_piece)
+void gp_arena_open(size_t mine, int proc, int nprocs)
 {
     int bad = load_driver() != 0;
     fail_all(bad, "several GPUs in one job: the CUDA driver's virtual memory calls are missing", proc);
@@ -180,8 +180,6 @@ char *gp_arena_open(size_t mine, int proc, int nprocs, char **my_piece)
     fail_all(bad, NULL, proc); /* also: every process has taken every descriptor */
     close(fd);
     free(all);
-    *my_piece = piece;
-    return base;
 }
 
 void *gp_arena_alloc(size_t bytes, const char *what)

@@ -14,11 +14,10 @@ extern "C" {
 #endif
 
 /* Collective over the launcher processes (host_mpi), on the current CUDA
- * device: this process's piece holds at least `mine` bytes, zero-filled.
- * Returns the range's base, the same in every process, and where this
- * process's piece starts in it (*my_piece); on failure every process
- * prints why and exits. */
-char *gp_arena_open(size_t mine, int proc, int nprocs, char **my_piece);
+ * device: this process's piece holds at least `mine` bytes, zero-filled,
+ * which gp_arena_alloc hands out; on failure every process prints why and
+ * exits. */
+void gp_arena_open(size_t mine, int proc, int nprocs);
 
 /* Zero-filled bytes from this process's piece, 256-byte aligned; NULL
  * (after saying what did not fit) when the piece is full. */

@@ -361,8 +361,7 @@ typedef struct gp_world {
     gp_copy_job *copy_jobs;  /* GP_COPY_JOBS entries; NULL: no copy service */
     uint32_t ranks_done;     /* ranks that have returned (the copy service stops at nranks) */
     char processor_name[256];
-    uint32_t next_ctx;       /* context ids handed out so far (comm.cu; zero-filled at launch) */
-    uint32_t *ctx_counter;   /* where they are counted: &next_ctx, or with several GPUs one word for all */
+    uint32_t *ctx_counter;   /* context ids handed out so far (comm.cu): one zeroed word for the whole job */
     uint64_t realtime0_ns;   /* CLOCK_REALTIME at t0_ns: time(), gettimeofday() */
     uint64_t monotonic0_ns;  /* the launcher's CLOCK_MONOTONIC at t0_ns */
     gp_block_rec *block_recs;/* nranks entries the launcher reads (device view of pinned memory) */
