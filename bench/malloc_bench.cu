@@ -26,7 +26,7 @@
 
 __constant__ gp_world *gp_world_ptr;
 __constant__ gp_world_hot gp_hot;
-__constant__ int gp_block_ranks, gp_rank_base, gp_block_base; /* platform.h: blocks of 256 ranks, one GPU */
+__constant__ int gp_block_ranks, gp_rank_base, gp_block_base, gp_sys_scope; /* platform.h: blocks of 256 ranks, one GPU */
 
 /* format.cu's %m reads errno (each rank's own) and strerror.cu's table. */
 __device__ int *gp_errno_location(void) { return &gp_self()->libc_errno; }

@@ -23,7 +23,7 @@
 
 extern __constant__ gp_world *gp_world_ptr;
 extern __constant__ gp_world_hot gp_hot;
-extern __constant__ int gp_block_ranks, gp_rank_base, gp_block_base;
+extern __constant__ int gp_block_ranks, gp_rank_base, gp_block_base, gp_sys_scope;
 extern char **environ;
 
 /* The last `service` blocks run the copy service instead of ranks; this
@@ -32,7 +32,8 @@ __global__ void gp_rank_kernel(int nranks, int rank_end, int service)
 {
     int first_service = (int)gridDim.x - service;
     if ((int)blockIdx.x >= first_service) {
-        gp_copy_service(((int)blockIdx.x - first_service) * (int)(blockDim.x / 32) + (int)(threadIdx.x / 32));
+        gp_copy_service(((int)blockIdx.x - first_service) * (int)(blockDim.x / 32) + (int)(threadIdx.x / 32),
+                        rank_end - gp_rank_base);
         return;
     }
     gp_shm_block_init();
@@ -374,16 +375,30 @@ static void *mapped_zalloc(size_t bytes, void **dev, const char *what)
 }
 
 
-/* The world's arrays every rank of the job reaches, from `alloc` (process
- * 0 makes them; with several processes the others get their addresses
- * from it). */
+/* This process's part of the arrays by world rank (ranks first .. first +
+ * local - 1), from `alloc`, set in hw as those ranks index them
+ * (gp_world_hot.ranks). With several processes each calls this first in
+ * its piece of the arena, so every part is one piece from the next: a
+ * rank's own state, slots and inbox are on its own GPU. */
+static int make_rank_parts(gp_world *hw, int first, int local, void *(*alloc)(size_t, const char *))
+{
+    gp_rank *ranks = (gp_rank *)alloc(sizeof(gp_rank) * (size_t)local, "per-rank state");
+    gp_msg *slots = (gp_msg *)alloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)local, "message slots");
+    gp_inbox *inbox = (gp_inbox *)alloc(sizeof(gp_inbox) * (size_t)local, "inboxes");
+    if (!ranks || !slots || !inbox) return 1;
+    hw->ranks = ranks - first;
+    hw->slots = slots - (size_t)first * GP_SLOTS_PER_RANK;
+    hw->inbox = inbox - first;
+    return 0;
+}
+
+/* The world's other arrays every rank of the job reaches, from `alloc`
+ * (process 0 makes them; with several processes the others get their
+ * addresses from it). */
 static int make_shared_world(gp_world *hw, int n, int stats, void *(*alloc)(size_t, const char *))
 {
-    hw->ranks = (gp_rank *)alloc(sizeof(gp_rank) * n, "per-rank state");
-    hw->slots = (gp_msg *)alloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "message slots");
     hw->exit_codes = (int *)alloc(sizeof(int) * n, "exit codes");
     hw->exited = (uint32_t *)alloc(sizeof(uint32_t) * n, "exit flags");
-    hw->inbox = (gp_inbox *)alloc(sizeof(gp_inbox) * n, "inboxes");
     hw->tree.values = (char *)alloc(((size_t)hw->tree.all_inputs + 1) * GP_TREE_BYTES, "the collectives tree");
     if (hw->tree.values) hw->tree.result = (uint64_t *)(hw->tree.values + (size_t)hw->tree.all_inputs * GP_TREE_BYTES);
     uint32_t *counts = (uint32_t *)alloc(sizeof(uint32_t) * gp_tree_counts_len(&hw->tree), "the collectives tree");
@@ -394,7 +409,7 @@ static int make_shared_world(gp_world *hw, int n, int stats, void *(*alloc)(size
     hw->rooted.slots = (gp_rooted_slot *)alloc(sizeof(gp_rooted_slot) * GP_ROOTED_SLOTS, "the broadcast tree");
     if (stats) hw->stats = (gp_rank_stats *)alloc(sizeof(gp_rank_stats) * (size_t)n, "--stats");
     hw->ctx_counter = (uint32_t *)alloc(sizeof(uint32_t), "the context ids");
-    return !hw->ranks || !hw->slots || !hw->exit_codes || !hw->exited || !hw->inbox || !hw->tree.values ||
+    return !hw->exit_codes || !hw->exited || !hw->tree.values ||
            !hw->tree.counts || !hw->tree.word_in || !hw->rooted.counts || !hw->rooted.values || !hw->rooted.slots ||
            (stats && !hw->stats) || !hw->ctx_counter;
 }
@@ -408,11 +423,12 @@ static void *count_bytes(size_t bytes, const char *what)
     counted_bytes += (bytes + 255) & ~(size_t)255;
     return (void *)(uintptr_t)256; /* never dereferenced */
 }
-static size_t shared_bytes(const gp_world *hw, int n, int stats)
+static size_t shared_bytes(const gp_world *hw, int n, int stats, int local, int leader)
 {
     gp_world scratch = *hw;
     counted_bytes = 0;
-    make_shared_world(&scratch, n, stats, count_bytes);
+    make_rank_parts(&scratch, 0, local, count_bytes);
+    if (leader) make_shared_world(&scratch, n, stats, count_bytes);
     return counted_bytes;
 }
 
@@ -457,18 +473,17 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     int rc = check_coresident(o, &p, &max_blocks);
     if (rc) return rc;
     /* The copy service takes extra blocks of whole warps, up to 32 warps,
-     * as many as fit beside the ranks (not yet with several GPUs: its jobs
-     * and its end are one process's). */
+     * as many as fit beside the ranks (with several GPUs each has its own,
+     * for its own ranks' receives). */
     int threads = block_threads(o);
     long long room = max_blocks - o->grid, want = (1024 + threads - 1) / threads;
-    int service = procs.size > 1 ? 0 : (int)(room < want ? room : want);
+    int service = (int)(room < want ? room : want);
     if (o->verbose && leader) {
         if (service)
             fprintf(stderr, "gpumpi: copy service: %d extra block%s (%d warps)\n", service, service > 1 ? "s" : "",
                     service * (threads / 32));
         else
-            fprintf(stderr, "gpumpi: copy service: off (%s)\n", procs.size > 1 ? "not yet with several GPUs"
-                                                                       : "no room for one more block of whole warps");
+            fprintf(stderr, "gpumpi: copy service: off (no room for one more block of whole warps)\n");
     }
     rc = reserve_local_memory(o, &p);
     if (rc) return rc;
@@ -480,17 +495,21 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     gp_tree_layout(&hw.tree, n / o->block + (n % o->block != 0)); /* one input per block */
     gp_rooted_layout(&hw.rooted, n);
     /* beside the heap: the world's shared arrays (process 0) and the globals */
-    size_t beside = (leader ? shared_bytes(&hw, n, o->stats) : 0) + globals_bytes(o->private_bytes, local);
+    size_t beside = shared_bytes(&hw, n, o->stats, local, leader) + globals_bytes(o->private_bytes, local);
     if (!o->heap) { /* most of what is left, keeping some for the CUDA runtime */
         size_t free_bytes = 0, total = 0;
         CK(cudaMemGetInfo(&free_bytes, &total));
         size_t keep = cuda_runtime_spare(free_bytes) + beside;
         o->heap = free_bytes > 2 * keep ? free_bytes - keep : free_bytes / 2;
     }
-    if (procs.size > 1) gp_arena_open(beside + o->heap + 4096, procs.rank, procs.size);
+    size_t proc_stride = 0;
+    char *arena = procs.size > 1 ? gp_arena_open(beside + o->heap + 4096, procs.rank, procs.size, &proc_stride) : NULL;
+    if (make_rank_parts(&hw, first, local, job_zalloc)) return 1;
     if (leader && make_shared_world(&hw, n, o->stats, job_zalloc)) return 1;
     if (procs.size > 1) {
+        gp_world mine = hw;
         gp_host_mpi_bcast(&hw, sizeof hw, 0); /* the shared arrays' addresses, the same in every process */
+        hw.ranks = mine.ranks, hw.slots = mine.slots, hw.inbox = mine.inbox;
         gp_end_job_exit = gp_procs_end_job;
         gp_host_service_whole_lines();
     }
@@ -532,7 +551,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     CK(cudaMemcpy(w, &hw, sizeof hw, cudaMemcpyHostToDevice));
     CK(cudaMemcpyToSymbol(gp_world_ptr, &w, sizeof w));
     gp_world_hot hot = {hw.ranks, hw.slots, hw.inbox, hw.stats, hw.nranks, hw.rooted.shape.all_inputs,
-                        hw.rooted.slots, hw.rooted.counts, hw.rooted.values, 0};
+                        hw.rooted.slots, hw.rooted.counts, hw.rooted.values, 0, proc_stride, local, procs.rank, arena};
     {
         int khz = 0;
         CK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
@@ -559,6 +578,12 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     CK(cudaMemcpyToSymbol(gp_block_ranks, &o->block, sizeof o->block));
     CK(cudaMemcpyToSymbol(gp_rank_base, &first, sizeof first));
     CK(cudaMemcpyToSymbol(gp_block_base, &block_base, sizeof block_base));
+    /* the memory model orders one GPU's writes for another at system
+     * scope only (platform.h); GPUMPI_SCOPE=device keeps device scope
+     * there too, to measure what it costs */
+    const char *scope = getenv("GPUMPI_SCOPE");
+    int sys_scope = procs.size > 1 && !(scope && !strcmp(scope, "device"));
+    CK(cudaMemcpyToSymbol(gp_sys_scope, &sys_scope, sizeof sys_scope));
     if (procs.size > 1) gp_host_mpi_barrier(); /* every GPU's world is ready before any rank sends */
 
     /* From here on nothing may wait for the kernel: a non-blocking stream,

@@ -13,17 +13,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "host_mpi.h"
+#include "launcher_procs.h"
 
-#ifndef SYS_pidfd_open
-#define SYS_pidfd_open 434
-#endif
-#ifndef SYS_pidfd_getfd
-#define SYS_pidfd_getfd 438
-#endif
 
 /* The driver API through the runtime's entry points: programs link with
  * cudart alone. */
@@ -66,16 +60,13 @@ typedef struct piece_offer {
 /* Every process's piece: the others' taken from them (pidfd_getfd). */
 static int take_handle(const piece_offer *o, CUmemGenericAllocationHandle *h)
 {
-    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)o->pid, 0);
-    int fd = pidfd < 0 ? -1 : (int)syscall(SYS_pidfd_getfd, pidfd, (int)o->fd, 0);
+    int fd = gp_procs_take_fd(o->pid, (int)o->fd);
     if (fd < 0) {
         fprintf(stderr, "gpumpi: cannot take launcher process %lld's GPU memory (pidfd_getfd: %s); every launcher "
                 "process of a job must run on one host as one user, and may need ptrace rights over the others "
                 "(/proc/sys/kernel/yama/ptrace_scope 0)\n", o->pid, strerror(errno));
-        if (pidfd >= 0) close(pidfd);
         return -1;
     }
-    close(pidfd);
     CUresult r = p_cuMemImportFromShareableHandle(h, (void *)(uintptr_t)fd, CU_MEM_HANDLE_TYPE_POSIX_FILE_DESCRIPTOR);
     close(fd);
     if (r != CUDA_SUCCESS) {
@@ -95,7 +86,7 @@ static void fail_all(int bad, const char *what, int proc)
     }
 }
 
-void gp_arena_open(size_t mine, int proc, int nprocs)
+char *gp_arena_open(size_t mine, int proc, int nprocs, size_t *stride)
 {
     int bad = load_driver() != 0;
     fail_all(bad, "several GPUs in one job: the CUDA driver's virtual memory calls are missing", proc);
@@ -110,7 +101,9 @@ void gp_arena_open(size_t mine, int proc, int nprocs)
     size_t gran = 0;
     CUresult r = p_cuMemGetAllocationGranularity(&gran, &prop, CU_MEM_ALLOC_GRANULARITY_RECOMMENDED);
     if (r != CUDA_SUCCESS || !gran) gran = (size_t)2 << 20;
-    piece_size = (mine + gran - 1) / gran * gran;
+    long long largest[1] = {(long long)mine};
+    gp_host_mpi_allreduce_max(largest, 1);
+    piece_size = ((size_t)largest[0] + gran - 1) / gran * gran;
     CUmemGenericAllocationHandle own;
     int fd = -1;
     r = p_cuMemCreate(&own, piece_size, &prop, 0);
@@ -180,6 +173,8 @@ void gp_arena_open(size_t mine, int proc, int nprocs)
     fail_all(bad, NULL, proc); /* also: every process has taken every descriptor */
     close(fd);
     free(all);
+    *stride = piece_size;
+    return base;
 }
 
 void *gp_arena_alloc(size_t bytes, const char *what)

@@ -16,8 +16,12 @@ extern "C" {
 /* Collective over the launcher processes (host_mpi), on the current CUDA
  * device: this process's piece holds at least `mine` bytes, zero-filled,
  * which gp_arena_alloc hands out; on failure every process prints why and
- * exits. */
-void gp_arena_open(size_t mine, int proc, int nprocs);
+ * exits. The pieces are of one size (the largest asked for), in process
+ * order from the range's start: what every process allocates first, in
+ * the same order and sizes, is one piece apart from process to process
+ * (the arrays by rank, gp_world_hot.proc_stride). Returns the range's
+ * start; *stride: the pieces' size. */
+char *gp_arena_open(size_t mine, int proc, int nprocs, size_t *stride);
 
 /* Zero-filled bytes from this process's piece, 256-byte aligned; NULL
  * (after saying what did not fit) when the piece is full. */

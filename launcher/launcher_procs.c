@@ -2,12 +2,14 @@
 #define _GNU_SOURCE
 #include "launcher_procs.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -105,6 +107,45 @@ static int differs(const identity *mine, const identity *first, int proc)
     return 0;
 }
 
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+#ifndef SYS_pidfd_getfd
+#define SYS_pidfd_getfd 438
+#endif
+
+int gp_procs_take_fd(long long pid, int fd)
+{
+    int pidfd = (int)syscall(SYS_pidfd_open, (pid_t)pid, 0);
+    if (pidfd < 0) return -1;
+    int got = (int)syscall(SYS_pidfd_getfd, pidfd, fd, 0);
+    int saved = errno;
+    close(pidfd);
+    errno = saved;
+    return got;
+}
+
+/* mpirun gives each launcher process a pipe (or a terminal) of its own
+ * and forwards what it reads from each as it comes; a read that ends
+ * inside a line lets another process's output in there (Open MPI's cut 7
+ * of 2,048 lines so, MPICH's none). So every process writes to process
+ * 0's stdout and stderr, the same open files: one stream, in which the
+ * host service's writes of whole lines stay whole and in the order made.
+ * Where that is refused each process keeps its own. */
+static void share_output(int proc)
+{
+    long long pid = (long long)getpid();
+    gp_host_mpi_bcast(&pid, sizeof pid, 0);
+    if (proc == 0) return;
+    fflush(NULL);
+    for (int fd = 1; fd <= 2; fd++) {
+        int got = gp_procs_take_fd(pid, fd);
+        if (got < 0) continue;
+        dup2(got, fd);
+        close(got);
+    }
+}
+
 gp_procs gp_procs_start(const gp_options *o)
 {
     gp_procs me = {0, 1};
@@ -125,6 +166,7 @@ gp_procs gp_procs_start(const gp_options *o)
         gp_host_mpi_finalize();
         exit(2);
     }
+    share_output(me.rank);
     if (o->verbose)
         fprintf(stderr, "gpumpi: launcher process %d of %d (%s, pid %d) runs world ranks %d to %d of %d\n", me.rank,
                 me.size, job.flavour, (int)getpid(), me.rank * o->nranks, (me.rank + 1) * o->nranks - 1,

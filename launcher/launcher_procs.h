@@ -22,8 +22,14 @@ typedef struct gp_procs {
  * process: a user op stored by one rank is called by another), loads the
  * host MPI, and checks that every process runs the same program with the
  * same -n; on a mismatch each process exits with status 2, the one that
- * differs saying why. -v prints which ranks each process runs. */
+ * differs saying why. Every process then writes its output to process
+ * 0's stdout and stderr. -v prints which ranks each process runs. */
 gp_procs gp_procs_start(const gp_options *o);
+
+/* Another process's open file `fd` (its pid from the host MPI), as a
+ * descriptor of this one (pidfd_getfd: both on one host, as one user);
+ * -1 with errno set when that is refused. */
+int gp_procs_take_fd(long long pid, int fd);
 
 /* Ends every process of the job with `status` (a rank's abort or fault,
  * the watchdog); does not return. */

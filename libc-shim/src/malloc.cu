@@ -155,7 +155,7 @@ GPUMPI_FN void gp_free(void *p)
         rh->free[cls] = b;
         return;
     }
-    uint64_t *remote = &gp_w()->ranks[k->owner].heap.remote;
+    uint64_t *remote = &gp_rank_of((int)k->owner)->heap.remote;
     for (;;) {
         uint64_t head = gp_load_relaxed64(remote);
         *gp_next_of(b) = head;

@@ -16,7 +16,10 @@
 /* Only memory every thread can reach may go to the service. */
 GPUMPI_FN static int gp_copy_shareable(const void *dst, const void *src, size_t n)
 {
-    return n >= GP_COPY_SERVICE_MIN && (n + GP_COPY_CHUNK - 1) / GP_COPY_CHUNK <= GP_WORK_MASK &&
+    /* from another GPU a thread pulls at 0.06 GB/s (each load a trip over
+     * NVLink), a warp's eight-wide lanes some 40 times that */
+    size_t least = gp_on_other_gpu(src) ? GP_EAGER_BYTES : GP_COPY_SERVICE_MIN;
+    return n >= least && (n + GP_COPY_CHUNK - 1) / GP_COPY_CHUNK <= GP_WORK_MASK &&
            gp_w()->copy_jobs && gp_is_shared_memory(dst) && gp_is_shared_memory(src);
 }
 
@@ -85,7 +88,7 @@ GPUMPI_FN static int gp_find_job(gp_world *w, int warp)
 }
 
 /* What the service warps run until every rank has returned. */
-extern "C" GPUMPI_FN void gp_copy_service(int warp)
+extern "C" GPUMPI_FN void gp_copy_service(int warp, int ranks)
 {
     gp_world *w = gp_w();
     unsigned spins = 0;
@@ -108,7 +111,7 @@ extern "C" GPUMPI_FN void gp_copy_service(int warp)
         if (worked) {
             spins = 0;
         } else {
-            if (gp_load_relaxed(&w->ranks_done) >= (uint32_t)w->nranks) return;
+            if (gp_load_relaxed(&w->ranks_done) >= (uint32_t)ranks) return;
             gp_pause_upto(&spins, 512);
         }
     }

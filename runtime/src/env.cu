@@ -7,7 +7,7 @@
 GPUMPI_CONST_VAR gp_world *gp_world_ptr;
 GPUMPI_CONST_VAR gp_world_hot gp_hot;
 #if defined(GPUMPI_CUDA)
-__constant__ int gp_block_ranks, gp_rank_base, gp_block_base; /* platform.h */
+__constant__ int gp_block_ranks, gp_rank_base, gp_block_base, gp_sys_scope; /* platform.h */
 #endif
 
 /* The one way a rank's MPI state is set up, whichever comes first:

@@ -65,7 +65,7 @@ GPUMPI_FN static inline int gp_land_try(int dest_world, int tag, int ctx, gp_inb
     if (!(v.head & (1u << 6)) && ((v.head >> 8) & 0xffffffu) != (uint64_t)me) return 0;
     if (!(v.head & (1u << 7)) && (uint32_t)(v.head >> 32) != (uint32_t)tag) return 0;
     gp_inbox landed = {gp_land_key(GP_INBOX_LANDED, bytes, me, tag), payload};
-    gp_inbox was = gp_inbox_cas(&gp_hot.inbox[dest_world], v, landed);
+    gp_inbox was = gp_inbox_cas(gp_inbox_of(dest_world), v, landed);
     return was.head == v.head && was.word == v.word;
 }
 
@@ -79,7 +79,7 @@ GPUMPI_FN static inline int gp_land_send(int dest_world, int tag, int ctx, uint6
 {
     int me = gp_thread_rank();
     gp_inbox guess = gp_land_token(me, tag, ctx, bytes), landed = {gp_land_key(GP_INBOX_LANDED, bytes, me, tag), payload};
-    gp_inbox was = gp_inbox_cas(&gp_hot.inbox[dest_world], guess, landed);
+    gp_inbox was = gp_inbox_cas(gp_inbox_of(dest_world), guess, landed);
     if (was.head == guess.head && was.word == guess.word) return 1;
     return gp_land_try(dest_world, tag, ctx, was, payload, bytes);
 }

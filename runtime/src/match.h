@@ -33,7 +33,7 @@
 GPUMPI_FN void gp_enqueue_on_landing(gp_msg *m, gp_inbox older);
 GPUMPI_FN static inline void gp_enqueue(int dest_world, gp_msg *m)
 {
-    gp_inbox older = gp_inbox_exchange(&gp_hot.inbox[dest_world], (uint64_t)(uintptr_t)m, 0);
+    gp_inbox older = gp_inbox_exchange(gp_inbox_of(dest_world), (uint64_t)(uintptr_t)m, 0);
     if (older.head & GP_INBOX_LANDING)
         gp_enqueue_on_landing(m, older);
     else

@@ -7,6 +7,29 @@
 
 GPUMPI_FN static inline gp_world *gp_w(void) { return gp_world_ptr; }
 GPUMPI_FN static inline gp_rank *gp_self(void) { return &gp_hot.ranks[gp_thread_rank()]; }
+/* Rank r's element of an array by world rank (gp_world_hot.ranks, slots,
+ * inbox), from `own`, the array as this process's ranks index it: another
+ * process's part is as far from ours as its piece is from our piece. */
+GPUMPI_FN static inline void *gp_rank_elem(void *own, int r, size_t size)
+{
+    char *at = (char *)own + (ptrdiff_t)r * (ptrdiff_t)size;
+    if (gp_hot.proc_stride) {
+        ptrdiff_t procs_away = r / gp_hot.proc_ranks - gp_hot.proc;
+        at += procs_away * (ptrdiff_t)(gp_hot.proc_stride - (size_t)gp_hot.proc_ranks * size);
+    }
+    return at;
+}
+GPUMPI_FN static inline gp_rank *gp_rank_of(int r) { return (gp_rank *)gp_rank_elem(gp_hot.ranks, r, sizeof(gp_rank)); }
+GPUMPI_FN static inline gp_inbox *gp_inbox_of(int r) { return (gp_inbox *)gp_rank_elem(gp_hot.inbox, r, sizeof(gp_inbox)); }
+/* Whether p is in another GPU's piece of the job's arena (a copy from
+ * there is a pull across NVLink). */
+GPUMPI_FN static inline int gp_on_other_gpu(const void *p)
+{
+    if (!gp_hot.proc_stride) return 0;
+    uintptr_t off = (uintptr_t)p - (uintptr_t)gp_hot.arena;
+    int procs = gp_hot.nranks / gp_hot.proc_ranks;
+    return off < gp_hot.proc_stride * (uintptr_t)procs && (int)(off / gp_hot.proc_stride) != gp_hot.proc;
+}
 
 /* Errors. gp_err raises an error on a communicator: with its handler
  * MPI_ERRORS_ARE_FATAL (the default) it reports "rank R: FN: what" and ends

@@ -17,9 +17,9 @@ GPUMPI_FN void gp_rank_run(void);
  * may be in the private memory. */
 GPUMPI_FN void gp_private_init(char *base, size_t bytes, char *tables, size_t tables_bytes);
 GPUMPI_FN char *gp_rank_globals(void);
-/* What the copy service's warps run (numbered 0, 1, ...), until every rank
- * has returned. */
-GPUMPI_FN void gp_copy_service(int warp);
+/* What the copy service's warps run (numbered 0, 1, ...), until this
+ * GPU's `ranks` ranks have returned. */
+GPUMPI_FN void gp_copy_service(int warp, int ranks);
 /* Sets up the block's on-chip state for the collectives over the world;
  * every thread of a block calls it, then the block synchronises, before
  * any rank of the block runs. */

@@ -359,7 +359,7 @@ typedef struct gp_world {
     gp_tree tree;            /* MPI_COMM_WORLD's combining tree; the launcher allocates it */
     gp_rooted rooted;        /* broadcasts and reductions over the world (shm_rooted.cu); the launcher too */
     gp_copy_job *copy_jobs;  /* GP_COPY_JOBS entries; NULL: no copy service */
-    uint32_t ranks_done;     /* ranks that have returned (the copy service stops at nranks) */
+    uint32_t ranks_done;     /* this process's ranks that have returned (its copy service stops at all) */
     char processor_name[256];
     uint32_t *ctx_counter;   /* context ids handed out so far (comm.cu): one zeroed word for the whole job */
     uint64_t realtime0_ns;   /* CLOCK_REALTIME at t0_ns: time(), gettimeofday() */
@@ -384,6 +384,11 @@ extern GPUMPI_CONST_VAR gp_world *gp_world_ptr;
  * after one (on an H100: MPI_Send 5.4 -> 4.9 us, MPI_Recv 6.5 -> 6.2 us per
  * call when the stats pointer alone moved here). */
 typedef struct gp_world_hot {
+    /* The arrays by world rank, as this process's ranks index them: with
+     * several GPUs each launcher process's ranks' part is in its own GPU's
+     * arena piece (a rank polls its inbox and keeps its slots on its own
+     * GPU), so &ranks[r] is right for this process's ranks only, and
+     * gp_rank_of/gp_inbox_of find any rank's (runtime.h). */
     gp_rank *ranks;
     gp_msg *slots;
     gp_inbox *inbox;
@@ -398,6 +403,13 @@ typedef struct gp_world_hot {
     /* how long a lane waits for its warp to regroup after a blocking call
      * (warp_regroup.cu), in SM clock cycles; 0: lanes never wait */
     uint32_t regroup_cycles;
+    /* With several GPUs: the processes' parts of the arrays above sit at
+     * one offset in each piece, the pieces proc_stride bytes apart from
+     * arena on, proc_ranks ranks a process; this process is proc. 0
+     * alone (the arrays are whole). */
+    size_t proc_stride;
+    int proc_ranks, proc;
+    const char *arena;
 } gp_world_hot;
 extern GPUMPI_CONST_VAR gp_world_hot gp_hot;
 
