@@ -462,6 +462,9 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     gp_shape_ranks(o, default_block(o, &p));
     if (shape_chosen) spread_small_job(o, &p);
     int local = o->nranks, first = procs.rank * local, n = local * procs.size, leader = procs.rank == 0;
+    if (o->verbose && procs.size > 1) /* the rank-to-GPU map, a line from each process */
+        fprintf(stderr, "gpumpi: world ranks %d to %d run on GPU %d (%s, PCI %04x:%02x:%02x) of launcher process %d\n",
+                first, first + local - 1, dev, p.name, p.pciDomainID, p.pciBusID, p.pciDeviceID, procs.rank);
     if (procs.size > 1 && local % o->block) {
         if (leader)
             fprintf(stderr, "gpumpi: with several GPUs each runs whole blocks: -n %d is not a multiple of the block "

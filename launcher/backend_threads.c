@@ -176,6 +176,18 @@ static size_t segment_bytes(const gp_options *o, int n)
            2 * strings + heap_bytes(o) + 4096;
 }
 
+/* With several processes each one's ranks' gp_rank, slots and inbox are a
+ * part of their own, the parts one stride apart, as on the GPU, where
+ * each part is on its process's GPU (backend_cuda.cu): the runtime's
+ * gp_rank_of and gp_inbox_of are then the same code here, tested without
+ * a GPU. The part's pieces: ranks, slots, inboxes. */
+static size_t part_piece(size_t bytes) { return (bytes + 255) & ~(size_t)255; }
+static size_t rank_part_bytes(int local)
+{
+    return part_piece(sizeof(gp_rank) * (size_t)local) +
+           part_piece(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)local) + part_piece(sizeof(gp_inbox) * (size_t)local);
+}
+
 /* The world of n ranks, made by process 0 (or the one process). */
 static gp_world *build_world(gp_options *o, int n)
 {
@@ -187,12 +199,14 @@ static gp_world *build_world(gp_options *o, int n)
     while (environ[envc]) envc++;
     w->argv = strings_blob(o->app_argc, o->app_argv);
     w->envp = strings_blob(envc, environ);
-    w->ranks = salloc(sizeof(gp_rank) * n, "the ranks");
-    w->slots = salloc(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)n, "the message slots");
+    /* process 0's part (the whole arrays with one process) */
+    char *parts = salloc(rank_part_bytes(local_ranks) * (size_t)procs.size, "the ranks, their slots and inboxes");
+    w->ranks = (gp_rank *)parts;
+    w->slots = (gp_msg *)(parts + part_piece(sizeof(gp_rank) * (size_t)local_ranks));
+    w->inbox = (gp_inbox *)((char *)w->slots + part_piece(sizeof(gp_msg) * GP_SLOTS_PER_RANK * (size_t)local_ranks));
     w->exit_codes = salloc(sizeof(int) * n, "exit codes");
     w->ctx_counter = salloc(sizeof(uint32_t), "the context ids");
     w->exited = salloc(sizeof(uint32_t) * n, "exit flags");
-    w->inbox = salloc(sizeof(gp_inbox) * n, "the inboxes");
     gp_tree_layout(&w->tree, n); /* a block is one rank here */
     w->tree.values = salloc(((size_t)w->tree.all_inputs + 1) * GP_TREE_BYTES, "the combining tree");
     w->tree.result = (uint64_t *)(w->tree.values + (size_t)w->tree.all_inputs * GP_TREE_BYTES);
@@ -283,9 +297,17 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     /* the watchdog runs in process 0, over every rank of the job */
     gp_watchdog_init(w->block_recs, n, leader ? o->timeout : 0, leader ? o->time_limit : 0);
     gp_world_ptr = w;
-    gp_hot.ranks = w->ranks;
-    gp_hot.slots = w->slots;
-    gp_hot.inbox = w->inbox;
+    /* this process's part, as its ranks index it */
+    size_t stride = rank_part_bytes(local_ranks), skip = stride * (size_t)procs.rank;
+    gp_hot.ranks = (gp_rank *)((char *)w->ranks + skip) - first_rank;
+    gp_hot.slots = (gp_msg *)((char *)w->slots + skip) - (size_t)first_rank * GP_SLOTS_PER_RANK;
+    gp_hot.inbox = (gp_inbox *)((char *)w->inbox + skip) - first_rank;
+    if (procs.size > 1) {
+        gp_hot.proc_stride = stride;
+        gp_hot.proc_ranks = local_ranks;
+        gp_hot.proc = procs.rank;
+        gp_hot.arena = (const char *)w->ranks;
+    }
     gp_hot.stats = w->stats;
     gp_hot.nranks = w->nranks;
     gp_hot.rooted_plane = w->rooted.shape.all_inputs;

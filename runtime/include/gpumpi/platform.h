@@ -262,26 +262,22 @@ GPUMPI_FN static inline int gp_split_get(gp_tagged *p, uint32_t tag, uint64_t *v
     asm volatile("{ .reg .b128 d, s; mov.b128 s, {%2, %3}; atom." order_scope ".exch.b128 d, [%4], s; "               \
                  "mov.b128 {%0, %1}, d; }"                                                                            \
                  : "=l"(o.head), "=l"(o.word) : "l"(head), "l"(word), "l"(p) : "memory")
-__device__ static __forceinline__ gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word)
+__device__ static __forceinline__ gp_inbox gp_inbox_swap(gp_inbox *p, uint64_t head, uint64_t word, int acquire)
 {
     gp_inbox o;
-    if (gp_sys_scope)
+    if (acquire && gp_sys_scope)
+        GP_INBOX_XCHG("acquire.sys");
+    else if (acquire)
+        GP_INBOX_XCHG("acquire.gpu");
+    else if (gp_sys_scope)
         GP_INBOX_XCHG("relaxed.sys");
     else
         GP_INBOX_XCHG("relaxed.gpu");
     return o;
 }
-__device__ static __forceinline__ gp_inbox gp_inbox_take_acquire(gp_inbox *p)
-{
-    gp_inbox o;
-    uint64_t head = 0, word = 0;
-    if (gp_sys_scope)
-        GP_INBOX_XCHG("acquire.sys");
-    else
-        GP_INBOX_XCHG("acquire.gpu");
-    return o;
-}
 #undef GP_INBOX_XCHG
+__device__ static __forceinline__ gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word) { return gp_inbox_swap(p, head, word, 0); }
+__device__ static __forceinline__ gp_inbox gp_inbox_take_acquire(gp_inbox *p) { return gp_inbox_swap(p, 0, 0, 1); }
 #define GP_INBOX_CAS(scope)                                                                                           \
     asm volatile("{ .reg .b128 d, c, s; mov.b128 c, {%2, %3}; mov.b128 s, {%4, %5}; "                                \
                  "atom.relaxed." scope ".cas.b128 d, [%6], c, s; mov.b128 {%0, %1}, d; }"                             \
