@@ -508,6 +508,11 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
     size_t proc_stride = 0;
     char *arena = procs.size > 1 ? gp_arena_open(beside + o->heap + 4096, procs.rank, procs.size, &proc_stride) : NULL;
     if (make_rank_parts(&hw, first, local, job_zalloc)) return 1;
+    /* the runtime finds another process's part one piece away (gp_rank_elem) */
+    if (procs.size > 1 && (char *)(hw.ranks + first) != arena + (size_t)procs.rank * proc_stride) {
+        fprintf(stderr, "gpumpi: internal error: the ranks' state is not at the start of this GPU's piece\n");
+        return 1;
+    }
     if (leader && make_shared_world(&hw, n, o->stats, job_zalloc)) return 1;
     if (procs.size > 1) {
         gp_world mine = hw;

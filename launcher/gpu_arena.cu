@@ -18,7 +18,6 @@
 #include "host_mpi.h"
 #include "launcher_procs.h"
 
-
 /* The driver API through the runtime's entry points: programs link with
  * cudart alone. */
 #define GP_DRIVER_FNS(X)                                                          \

@@ -26,9 +26,8 @@ GPUMPI_FN static inline gp_inbox *gp_inbox_of(int r) { return (gp_inbox *)gp_ran
 GPUMPI_FN static inline int gp_on_other_gpu(const void *p)
 {
     if (!gp_hot.proc_stride) return 0;
-    uintptr_t off = (uintptr_t)p - (uintptr_t)gp_hot.arena;
-    int procs = gp_hot.nranks / gp_hot.proc_ranks;
-    return off < gp_hot.proc_stride * (uintptr_t)procs && (int)(off / gp_hot.proc_stride) != gp_hot.proc;
+    uintptr_t off = (uintptr_t)p - (uintptr_t)gp_hot.arena, all = (uintptr_t)gp_hot.nranks / gp_hot.proc_ranks * gp_hot.proc_stride;
+    return off < all && off - (uintptr_t)gp_hot.proc * gp_hot.proc_stride >= gp_hot.proc_stride; /* not in our piece */
 }
 
 /* Errors. gp_err raises an error on a communicator: with its handler
