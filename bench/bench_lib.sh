@@ -51,7 +51,7 @@ bench_run() {
     secs=$(($(date +%s) - t0))
     cat "$out" >>"$BENCH_LOG"
     # the figures, each line prefixed by who ran it and how
-    grep -E '^(pingpong|barrier|bcast8|reduce8|allreduce8|gather8|scatter8|allreduce8_ref|iallreduce8|msgrate|stencil|halo_anatomy|allpairs) [a-z]+=' "$out" |
+    grep -E '^(pingpong|barrier|bcast8|reduce8|allreduce8|gather8|scatter8|allreduce8_ref|iallreduce8|msgrate|stencil|halo_anatomy|allpairs|fanin) [a-z]+=' "$out" |
         sed "s|^|$impl $shape |" >>"$BENCH_REC"
     if [ $rc -eq 124 ] || [ $rc -eq 137 ]; then
         st=TIMEOUT

@@ -15,7 +15,7 @@ fail() { echo "FAIL: $*" >&2; exit 1; }
 bench_init "$DIR" 0
 BIN=$DIR/bin
 mkdir -p "$BIN"
-for p in pingpong collectives msgrate p2p_cost iallreduce stencil halo_anatomy allpairs; do
+for p in pingpong collectives msgrate p2p_cost iallreduce stencil halo_anatomy allpairs fanin; do
     "$BUILD/bin/gpumpicc" --backend=threads -O2 "$SRC/bench/$p.c" -o "$BIN/$p" || fail "gpumpicc could not build bench/$p.c"
 done
 T=threads
@@ -34,6 +34,7 @@ T=threads
     bench_run $T 12ranks 60 "$BIN/halo_anatomy" 16 5 cart ---gpumpi -n 12
     bench_run $T 12ranks-world 60 "$BIN/halo_anatomy" 16 5 world ---gpumpi -n 12
     bench_run $T 16ranks 60 "$BIN/allpairs" 16 2 ---gpumpi -n 16
+    bench_run $T 33ranks 60 "$BIN/fanin" 4 24 2 ---gpumpi -n 33
 }
 bench_summary
 [ "$BENCH_FAILED" -eq 0 ] || fail "$BENCH_FAILED run(s) not ok: $(grep -v '^ok' "$BENCH_STATUS")"
@@ -65,6 +66,7 @@ for shape in 12ranks:cart 12ranks-world:world; do
         fail "no halo_anatomy figures ($shape)"
 done
 grep -q "^$T 16ranks allpairs ranks=16 bytes=16 s_best=[0-9.]* s_med=[0-9.]*\$" "$R" || fail "no allpairs figures"
+grep -q "^$T 33ranks fanin ranks=33 msgs=4 bytes=24 rep=1 s=[0-9.]* msgs_per_s=[0-9]* " "$R" || fail "no fan-in figures"
 awk '{ for (i = 4; i <= NF; i++) if ($i ~ /^(half_rtt_us_min|half_rtt_us_med|us|us_med|Mmsgs_best|Mmsgs_med)=/) {
            x = $i; sub(/^[^=]*=/, "", x); if (x + 0 <= 0) { print "not above zero: " $0; bad = 1 } } }
      END { exit bad }' "$R" || fail "a figure is not above zero"

@@ -204,9 +204,10 @@ GPUMPI_FN static __forceinline__ int gp_recv_typed(void *buf, int count, MPI_Dat
     gp_msg *m = 0;
     const void *first;
     int land = GP_HAVE_LANDING && gp_type_contiguous(type, count, buf, &first);
+    uint32_t seen = gp_self()->arrived - (looked ? 0u : 1u); /* gp_take_match's `looked` */
     for (;;) {
         if (!looked) {
-            m = gp_take_match(src_world, tag, ctx, 0, full); /* drains the inbox first */
+            m = gp_take_match(src_world, tag, ctx, 0, full, &seen); /* drains the inbox first */
             if (m) break;
         }
         looked = 0;
@@ -219,6 +220,7 @@ GPUMPI_FN static __forceinline__ int gp_recv_typed(void *buf, int count, MPI_Dat
                                    got_src, got_tag, got_bytes, &m, &spins);
             if (got == 1) return MPI_SUCCESS;
             if (got == 2) break;
+            if (seen == mark) seen = gp_self()->arrived; /* what the landing drained, it looked at */
             continue;
         }
         if (gp_wait_must_poll())

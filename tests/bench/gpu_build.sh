@@ -12,7 +12,7 @@ if grep -q '^#define GPUMPI_NVCC ""' "$BUILD/driver/gpumpi_config.h"; then
 fi
 W=$(mktemp -d)
 trap 'rm -rf "$W"' EXIT
-for p in pingpong collectives msgrate iallreduce stencil halo_anatomy allpairs; do
+for p in pingpong collectives msgrate iallreduce stencil halo_anatomy allpairs fanin; do
     "$BUILD/bin/gpumpicc" -O2 "$SRC/bench/$p.c" -o "$W/$p" || fail "gpumpicc could not build bench/$p.c for the GPU"
     python3 "$SRC/tests/gpu/fatbin_contents.py" "$W/$p" | grep -qx "elf sm_90" || fail "$p has no sm_90 machine code"
     note "built bench/$p.c for the GPU"

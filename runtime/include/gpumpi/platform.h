@@ -81,7 +81,6 @@ typedef long double gp_ldouble;
 
 #if defined(GPUMPI_CUDA)
 #include <cuda/atomic>
-#define GP_DEV_REF(T, p) cuda::atomic_ref<T, cuda::thread_scope_device>(*(p))
 #define GP_SYS_REF(T, p) cuda::atomic_ref<T, cuda::thread_scope_system>(*(p))
 #define GP_ACQ cuda::memory_order_acquire
 #define GP_REL cuda::memory_order_release
@@ -116,56 +115,72 @@ static inline int gp_thread_rank(void) { return gp_threads_rank; }
  * GPUs in one job (one launcher process each) the memory model orders
  * what one GPU writes for another only at system scope, so there the
  * launcher sets gp_sys_scope and every shared-word atomic and fence takes
- * system scope (a fence costs 0.59 us there against 0.20 on an H200: one
- * GPU keeps device scope; the branch is on a constant). On the threads
- * backend the "device" is the process, so device and system scope are
- * the same. */
+ * system scope (a fence costs 0.59 us there against 0.20 on an H200). One
+ * GPU keeps device scope. Each operation is one asm statement holding
+ * both forms, predicated on gp_sys_scope: no branch in the code around it.
+ * Chosen by a C branch per operation instead, one GPU lost 10% (H200,
+ * 32,768 ranks: cg 128 0.383 -> 0.424 s, heat n 256 0.082 -> 0.089 s;
+ * barrier over 270,336 ranks 7.7 -> 8.3 us). On the threads backend the
+ * "device" is the process, so device and system scope are the same. */
 #if defined(GPUMPI_CUDA)
 extern __constant__ int gp_sys_scope;
-#define GP_SCOPED(T, p, call) (gp_sys_scope ? GP_SYS_REF(T, p).call : GP_DEV_REF(T, p).call)
-__device__ static __forceinline__ void gp_scoped_fence(cuda::memory_order o)
-{
-    if (gp_sys_scope)
-        cuda::atomic_thread_fence(o, cuda::thread_scope_system);
-    else
-        cuda::atomic_thread_fence(o, cuda::thread_scope_device);
-}
-__device__ static __forceinline__ uint32_t gp_load_acquire(uint32_t *p) { return GP_SCOPED(uint32_t, p, load(GP_ACQ)); }
-__device__ static __forceinline__ void gp_store_release(uint32_t *p, uint32_t v) { GP_SCOPED(uint32_t, p, store(v, GP_REL)); }
-__device__ static __forceinline__ uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { return GP_SCOPED(uint32_t, p, fetch_add(v, GP_ACQREL)); }
-__device__ static __forceinline__ uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { return GP_SCOPED(uint64_t, p, fetch_add(v, GP_ACQREL)); }
-__device__ static __forceinline__ int gp_cas(uint32_t *p, uint32_t expect, uint32_t want)
-{
-    return GP_SCOPED(uint32_t, p, compare_exchange_strong(expect, want, GP_ACQREL, GP_ACQ));
-}
+/* GP_SCOPE_ASM(k, GP_PICK(op, rest)): `op.sys rest` if operand %k (gp_sys_scope) is set, else `op.gpu rest` */
+#define GP_PICK(op, rest) "@p " op ".sys" rest "; @!p " op ".gpu" rest ";"
+#define GP_SCOPE_ASM(k, body) "{ .reg .pred p; setp.ne.s32 p, %" #k ", 0; " body " }"
+/* sem: "ld.acquire", "st.relaxed", "atom.acq_rel"...; T: the PTX type; C: its operand constraint */
+#define GP_LOAD(sem, T, C, p)                                                                                         \
+    gp_ptx_##T v;                                                                                                          \
+    asm volatile(GP_SCOPE_ASM(2, GP_PICK(sem, "." #T " %0, [%1]")) : "=" C(v) : "l"(p), "r"(gp_sys_scope) : "memory"); \
+    return v
+#define GP_STORE(sem, T, C, p, v)                                                                                     \
+    asm volatile(GP_SCOPE_ASM(2, GP_PICK(sem, "." #T " [%0], %1")) ::"l"(p), C(v), "r"(gp_sys_scope) : "memory")
+#define GP_RMW(sem, opT, T, C, p, v)                                                                                  \
+    gp_ptx_##T old;                                                                                                        \
+    asm volatile(GP_SCOPE_ASM(3, GP_PICK(sem, "." opT " %0, [%1], %2"))                                              \
+                 : "=" C(old) : "l"(p), C(v), "r"(gp_sys_scope) : "memory");                                          \
+    return old
+#define GP_CAS(sem, T, C, p, expect, want)                                                                            \
+    gp_ptx_##T old;                                                                                                        \
+    asm volatile(GP_SCOPE_ASM(4, GP_PICK(sem, ".cas." #T " %0, [%1], %2, %3"))                                        \
+                 : "=" C(old) : "l"(p), C(expect), C(want), "r"(gp_sys_scope) : "memory");                            \
+    return old == expect
+typedef uint32_t gp_ptx_b32;
+typedef uint64_t gp_ptx_b64;
+__device__ static __forceinline__ uint32_t gp_load_acquire(uint32_t *p) { GP_LOAD("ld.acquire", b32, "r", p); }
+__device__ static __forceinline__ void gp_store_release(uint32_t *p, uint32_t v) { GP_STORE("st.release", b32, "r", p, v); }
+__device__ static __forceinline__ uint32_t gp_fetch_add(uint32_t *p, uint32_t v) { GP_RMW("atom.acq_rel", "add.u32", b32, "r", p, v); }
+__device__ static __forceinline__ uint64_t gp_fetch_add64(uint64_t *p, uint64_t v) { GP_RMW("atom.acq_rel", "add.u64", b64, "l", p, v); }
+__device__ static __forceinline__ int gp_cas(uint32_t *p, uint32_t expect, uint32_t want) { GP_CAS("atom.acq_rel", b32, "r", p, expect, want); }
 /* Relaxed loads for values that need no ordering; release-only
  * read-modify-writes for publishing. (Polling stays with acquire loads: on
  * an H100 a relaxed poll plus an acquire fence after it is 0.35 us slower
  * per hand-off than acquire polling.) */
-__device__ static __forceinline__ uint32_t gp_load_relaxed(uint32_t *p) { return GP_SCOPED(uint32_t, p, load(GP_RLX)); }
-__device__ static __forceinline__ uint64_t gp_load_relaxed64(uint64_t *p) { return GP_SCOPED(uint64_t, p, load(GP_RLX)); }
-__device__ static __forceinline__ int gp_cas64_release(uint64_t *p, uint64_t expect, uint64_t want)
-{
-    return GP_SCOPED(uint64_t, p, compare_exchange_strong(expect, want, GP_REL, GP_RLX));
-}
-__device__ static __forceinline__ uint64_t gp_load_acquire64(uint64_t *p) { return GP_SCOPED(uint64_t, p, load(GP_ACQ)); }
-__device__ static __forceinline__ uint64_t gp_exchange64(uint64_t *p, uint64_t v) { return GP_SCOPED(uint64_t, p, exchange(v, GP_ACQREL)); }
+__device__ static __forceinline__ uint32_t gp_load_relaxed(uint32_t *p) { GP_LOAD("ld.relaxed", b32, "r", p); }
+__device__ static __forceinline__ uint64_t gp_load_relaxed64(uint64_t *p) { GP_LOAD("ld.relaxed", b64, "l", p); }
+__device__ static __forceinline__ int gp_cas64_release(uint64_t *p, uint64_t expect, uint64_t want) { GP_CAS("atom.release", b64, "l", p, expect, want); }
+__device__ static __forceinline__ uint64_t gp_load_acquire64(uint64_t *p) { GP_LOAD("ld.acquire", b64, "l", p); }
+__device__ static __forceinline__ uint64_t gp_exchange64(uint64_t *p, uint64_t v) { GP_RMW("atom.acq_rel", "exch.b64", b64, "l", p, v); }
 /* Takes a word another thread published, publishing nothing itself: no
  * release fence (on an H100 an acq_rel exchange cost 0.52 us, a fence alone 0.33). */
-__device__ static __forceinline__ uint64_t gp_take64_acquire(uint64_t *p, uint64_t v) { return GP_SCOPED(uint64_t, p, exchange(v, GP_ACQ)); }
+__device__ static __forceinline__ uint64_t gp_take64_acquire(uint64_t *p, uint64_t v) { GP_RMW("atom.acquire", "exch.b64", b64, "l", p, v); }
 /* After a release fence every store (relaxed ones included) publishes what
- * came before the fence: one fence can hand over several words. */
-__device__ static __forceinline__ void gp_fence_release(void) { gp_scoped_fence(GP_REL); }
+ * came before the fence: one fence can hand over several words. (An
+ * acquire or release fence is fence.acq_rel in PTX, as libcu++ makes it.) */
+__device__ static __forceinline__ void gp_fence_release(void)
+{
+    asm volatile(GP_SCOPE_ASM(0, GP_PICK("fence.acq_rel", "")) ::"r"(gp_sys_scope) : "memory");
+}
 /* What another thread published before the relaxed read just made is
  * visible after it. */
-__device__ static __forceinline__ void gp_fence_acquire(void) { gp_scoped_fence(GP_ACQ); }
-__device__ static __forceinline__ uint64_t gp_exchange64_relaxed(uint64_t *p, uint64_t v) { return GP_SCOPED(uint64_t, p, exchange(v, GP_RLX)); }
-__device__ static __forceinline__ void gp_store_relaxed(uint32_t *p, uint32_t v) { GP_SCOPED(uint32_t, p, store(v, GP_RLX)); }
-__device__ static __forceinline__ void gp_store_relaxed64(uint64_t *p, uint64_t v) { GP_SCOPED(uint64_t, p, store(v, GP_RLX)); }
-__device__ static __forceinline__ int gp_cas64(uint64_t *p, uint64_t expect, uint64_t want)
-{
-    return GP_SCOPED(uint64_t, p, compare_exchange_strong(expect, want, GP_ACQREL, GP_ACQ));
-}
+__device__ static __forceinline__ void gp_fence_acquire(void) { gp_fence_release(); }
+__device__ static __forceinline__ uint64_t gp_exchange64_relaxed(uint64_t *p, uint64_t v) { GP_RMW("atom.relaxed", "exch.b64", b64, "l", p, v); }
+__device__ static __forceinline__ void gp_store_relaxed(uint32_t *p, uint32_t v) { GP_STORE("st.relaxed", b32, "r", p, v); }
+__device__ static __forceinline__ void gp_store_relaxed64(uint64_t *p, uint64_t v) { GP_STORE("st.relaxed", b64, "l", p, v); }
+__device__ static __forceinline__ int gp_cas64(uint64_t *p, uint64_t expect, uint64_t want) { GP_CAS("atom.acq_rel", b64, "l", p, expect, want); }
+#undef GP_LOAD
+#undef GP_STORE
+#undef GP_RMW
+#undef GP_CAS
 /* System scope: words in mapped pinned memory that the host reads or writes. */
 __device__ static __forceinline__ uint64_t gp_sys_load_acquire64(uint64_t *p) { return GP_SYS_REF(uint64_t, p).load(GP_ACQ); }
 __device__ static __forceinline__ void gp_sys_store_release64(uint64_t *p, uint64_t v) { GP_SYS_REF(uint64_t, p).store(v, GP_REL); }
@@ -207,27 +222,17 @@ static inline void gp_sys_store_release64(uint64_t *p, uint64_t v) { __atomic_st
  * word without queueing at it. */
 GPUMPI_FN static inline uint64_t gp_split_half(uint64_t half, uint32_t tag) { return (half & 0xffffffffu) | (uint64_t)tag << 32; }
 #if defined(GPUMPI_CUDA)
-#define GP_SPLIT_PUT(scope)                                                                                           \
-    asm volatile("st.relaxed." scope ".v2.u64 [%0], {%1, %2};" ::"l"(p), "l"(gp_split_half(value, tag)),             \
-                 "l"(gp_split_half(value >> 32, tag))                                                                 \
-                 : "memory")
 __device__ static __forceinline__ void gp_split_put(gp_tagged *p, uint64_t value, uint32_t tag)
 {
-    if (gp_sys_scope)
-        GP_SPLIT_PUT("sys");
-    else
-        GP_SPLIT_PUT("gpu");
+    asm volatile(GP_SCOPE_ASM(3, GP_PICK("st.relaxed", ".v2.u64 [%0], {%1, %2}")) ::"l"(p),
+                 "l"(gp_split_half(value, tag)), "l"(gp_split_half(value >> 32, tag)), "r"(gp_sys_scope)
+                 : "memory");
 }
-#undef GP_SPLIT_PUT
-#define GP_SPLIT_LOAD(scope) asm volatile("ld.relaxed." scope ".v2.u64 {%0, %1}, [%2];" : "=l"(*a), "=l"(*b) : "l"(p) : "memory")
 __device__ static __forceinline__ void gp_split_load(gp_tagged *p, uint64_t *a, uint64_t *b)
 {
-    if (gp_sys_scope)
-        GP_SPLIT_LOAD("sys");
-    else
-        GP_SPLIT_LOAD("gpu");
+    asm volatile(GP_SCOPE_ASM(3, GP_PICK("ld.relaxed", ".v2.u64 {%0, %1}, [%2]"))
+                 : "=l"(*a), "=l"(*b) : "l"(p), "r"(gp_sys_scope) : "memory");
 }
-#undef GP_SPLIT_LOAD
 #else
 static inline void gp_split_put(gp_tagged *p, uint64_t value, uint32_t tag)
 {
@@ -258,58 +263,53 @@ GPUMPI_FN static inline int gp_split_get(gp_tagged *p, uint32_t tag, uint64_t *v
  * landing. */
 #if defined(GPUMPI_CUDA) && (!defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 900)
 #define GP_HAVE_LANDING 1
-#define GP_INBOX_XCHG(order_scope)                                                                                    \
-    asm volatile("{ .reg .b128 d, s; mov.b128 s, {%2, %3}; atom." order_scope ".exch.b128 d, [%4], s; "               \
-                 "mov.b128 {%0, %1}, d; }"                                                                            \
-                 : "=l"(o.head), "=l"(o.word) : "l"(head), "l"(word), "l"(p) : "memory")
-__device__ static __forceinline__ gp_inbox gp_inbox_swap(gp_inbox *p, uint64_t head, uint64_t word, int acquire)
+#define GP_INBOX_XCHG(sem)                                                                                            \
+    asm volatile("{ .reg .pred p; .reg .b128 d, s; setp.ne.s32 p, %5, 0; mov.b128 s, {%2, %3}; "                      \
+                 GP_PICK(sem, ".exch.b128 d, [%4], s") " mov.b128 {%0, %1}, d; }"                                      \
+                 : "=l"(o.head), "=l"(o.word) : "l"(head), "l"(word), "l"(p), "r"(gp_sys_scope) : "memory")
+__device__ static __forceinline__ gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word)
 {
     gp_inbox o;
-    if (acquire && gp_sys_scope)
-        GP_INBOX_XCHG("acquire.sys");
-    else if (acquire)
-        GP_INBOX_XCHG("acquire.gpu");
-    else if (gp_sys_scope)
-        GP_INBOX_XCHG("relaxed.sys");
-    else
-        GP_INBOX_XCHG("relaxed.gpu");
+    GP_INBOX_XCHG("atom.relaxed");
+    return o;
+}
+__device__ static __forceinline__ gp_inbox gp_inbox_take_acquire(gp_inbox *p)
+{
+    gp_inbox o;
+    uint64_t head = 0, word = 0;
+    GP_INBOX_XCHG("atom.acquire");
     return o;
 }
 #undef GP_INBOX_XCHG
-__device__ static __forceinline__ gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word) { return gp_inbox_swap(p, head, word, 0); }
-__device__ static __forceinline__ gp_inbox gp_inbox_take_acquire(gp_inbox *p) { return gp_inbox_swap(p, 0, 0, 1); }
-#define GP_INBOX_CAS(scope)                                                                                           \
-    asm volatile("{ .reg .b128 d, c, s; mov.b128 c, {%2, %3}; mov.b128 s, {%4, %5}; "                                \
-                 "atom.relaxed." scope ".cas.b128 d, [%6], c, s; mov.b128 {%0, %1}, d; }"                             \
-                 : "=l"(o.head), "=l"(o.word)                                                                         \
-                 : "l"(expect.head), "l"(expect.word), "l"(want.head), "l"(want.word), "l"(p) : "memory")
 __device__ static __forceinline__ gp_inbox gp_inbox_cas(gp_inbox *p, gp_inbox expect, gp_inbox want)
 {
     gp_inbox o;
-    if (gp_sys_scope)
-        GP_INBOX_CAS("sys");
-    else
-        GP_INBOX_CAS("gpu");
+    asm volatile("{ .reg .pred p; .reg .b128 d, c, s; setp.ne.s32 p, %7, 0; mov.b128 c, {%2, %3}; "
+                 "mov.b128 s, {%4, %5}; " GP_PICK("atom.relaxed", ".cas.b128 d, [%6], c, s") " mov.b128 {%0, %1}, d; }"
+                 : "=l"(o.head), "=l"(o.word)
+                 : "l"(expect.head), "l"(expect.word), "l"(want.head), "l"(want.word), "l"(p), "r"(gp_sys_scope)
+                 : "memory");
     return o;
 }
-#undef GP_INBOX_CAS
 #elif defined(GPUMPI_CUDA)
 #define GP_HAVE_LANDING 0
 __device__ static __forceinline__ gp_inbox gp_inbox_exchange(gp_inbox *p, uint64_t head, uint64_t word)
 {
-    gp_inbox o = {GP_SCOPED(uint64_t, &p->head, exchange(head, GP_RLX)), 0};
+    gp_inbox o = {gp_exchange64_relaxed(&p->head, head), 0};
     (void)word;
     return o;
 }
 __device__ static __forceinline__ gp_inbox gp_inbox_take_acquire(gp_inbox *p)
 {
-    gp_inbox o = {GP_SCOPED(uint64_t, &p->head, exchange(0, GP_ACQ)), 0};
+    gp_inbox o = {gp_take64_acquire(&p->head, 0), 0};
     return o;
 }
 __device__ static __forceinline__ gp_inbox gp_inbox_cas(gp_inbox *p, gp_inbox expect, gp_inbox want)
 {
-    GP_SCOPED(uint64_t, &p->head, compare_exchange_strong(expect.head, want.head, GP_RLX, GP_RLX));
-    return expect;
+    gp_inbox o = {0, 0};
+    asm volatile(GP_SCOPE_ASM(4, GP_PICK("atom.relaxed", ".cas.b64 %0, [%1], %2, %3"))
+                 : "=l"(o.head) : "l"(&p->head), "l"(expect.head), "l"(want.head), "r"(gp_sys_scope) : "memory");
+    return o;
 }
 #else
 /* cmpxchg16b (-mcx16) on x86-64 */
@@ -357,10 +357,7 @@ __device__ static __forceinline__ int gp_lowest_bit(unsigned x) { return __ffs(x
 __device__ static __forceinline__ void gp_warp_sync(void) { __syncwarp(); }
 __device__ static __forceinline__ void gp_fence(void)
 {
-    if (gp_sys_scope)
-        __threadfence_system();
-    else
-        __threadfence();
+    asm volatile("{ .reg .pred p; setp.ne.s32 p, %0, 0; @p membar.sys; @!p membar.gl; }" ::"r"(gp_sys_scope) : "memory");
 }
 #else
 static inline int gp_lane_id(void) { return 0; }
