@@ -128,21 +128,21 @@ extern __constant__ int gp_sys_scope;
 #define GP_PICK(op, rest) "@p " op ".sys" rest "; @!p " op ".gpu" rest ";"
 #define GP_SCOPE_ASM(k, body) "{ .reg .pred p; setp.ne.s32 p, %" #k ", 0; " body " }"
 /* sem: "ld.acquire", "st.relaxed", "atom.acq_rel"...; T: the PTX type; C: its operand constraint */
-#define GP_LOAD(sem, T, C, p)                                                                                         \
-    gp_ptx_##T v;                                                                                                          \
+#define GP_LOAD(sem, T, C, p)                                                                                          \
+    gp_ptx_##T v;                                                                                                      \
     asm volatile(GP_SCOPE_ASM(2, GP_PICK(sem, "." #T " %0, [%1]")) : "=" C(v) : "l"(p), "r"(gp_sys_scope) : "memory"); \
     return v
-#define GP_STORE(sem, T, C, p, v)                                                                                     \
+#define GP_STORE(sem, T, C, p, v)                                                                                      \
     asm volatile(GP_SCOPE_ASM(2, GP_PICK(sem, "." #T " [%0], %1")) ::"l"(p), C(v), "r"(gp_sys_scope) : "memory")
-#define GP_RMW(sem, opT, T, C, p, v)                                                                                  \
-    gp_ptx_##T old;                                                                                                        \
-    asm volatile(GP_SCOPE_ASM(3, GP_PICK(sem, "." opT " %0, [%1], %2"))                                              \
-                 : "=" C(old) : "l"(p), C(v), "r"(gp_sys_scope) : "memory");                                          \
+#define GP_RMW(sem, opT, T, C, p, v)                                                                                   \
+    gp_ptx_##T old;                                                                                                    \
+    asm volatile(GP_SCOPE_ASM(3, GP_PICK(sem, "." opT " %0, [%1], %2"))                                                \
+                 : "=" C(old) : "l"(p), C(v), "r"(gp_sys_scope) : "memory");                                           \
     return old
-#define GP_CAS(sem, T, C, p, expect, want)                                                                            \
-    gp_ptx_##T old;                                                                                                        \
-    asm volatile(GP_SCOPE_ASM(4, GP_PICK(sem, ".cas." #T " %0, [%1], %2, %3"))                                        \
-                 : "=" C(old) : "l"(p), C(expect), C(want), "r"(gp_sys_scope) : "memory");                            \
+#define GP_CAS(sem, T, C, p, expect, want)                                                                             \
+    gp_ptx_##T old;                                                                                                    \
+    asm volatile(GP_SCOPE_ASM(4, GP_PICK(sem, ".cas." #T " %0, [%1], %2, %3"))                                         \
+                 : "=" C(old) : "l"(p), C(expect), C(want), "r"(gp_sys_scope) : "memory");                             \
     return old == expect
 typedef uint32_t gp_ptx_b32;
 typedef uint64_t gp_ptx_b64;
@@ -357,7 +357,7 @@ __device__ static __forceinline__ int gp_lowest_bit(unsigned x) { return __ffs(x
 __device__ static __forceinline__ void gp_warp_sync(void) { __syncwarp(); }
 __device__ static __forceinline__ void gp_fence(void)
 {
-    asm volatile("{ .reg .pred p; setp.ne.s32 p, %0, 0; @p membar.sys; @!p membar.gl; }" ::"r"(gp_sys_scope) : "memory");
+    asm volatile(GP_SCOPE_ASM(0, "@p membar.sys; @!p membar.gl;") ::"r"(gp_sys_scope) : "memory");
 }
 #else
 static inline int gp_lane_id(void) { return 0; }
