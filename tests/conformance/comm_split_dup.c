@@ -106,6 +106,16 @@ static void collectives(MPI_Comm comm, const expect *e, const char *what)
     MPI_Barrier(comm);
 }
 
+/* A pseudo-random value in [0, m) for x, the same on every rank. */
+static int scramble(int x, int m)
+{
+    unsigned h = (unsigned)x * 2654435761u;
+    h ^= h >> 15;
+    h *= 2246822519u;
+    h ^= h >> 13;
+    return (int)(h % (unsigned)m);
+}
+
 /* Checks comm against the expected members (world ranks in comm order). */
 static void check_comm(MPI_Comm comm, expect *e, const char *what)
 {
@@ -189,6 +199,25 @@ int main(int argc, char **argv)
         check_comm(odd2, &e, "split of an irregular split");
         MPI_Comm_free(&odd2);
         MPI_Comm_free(&odd);
+    }
+
+    /* scrambled colors and keys with ties, some ranks left out: no color
+     * is a progression of world ranks (each needs a map), and a rank's new
+     * rank is far from its old one */
+    {
+        int sc = scramble(rank, 7), sk = scramble(rank * 31 + 7, 4);
+        MPI_Comm scr;
+        MPI_Comm_split(MPI_COMM_WORLD, sc == 6 ? MPI_UNDEFINED : sc, sk, &scr);
+        if (sc == 6) {
+            CHECK(scr == MPI_COMM_NULL, "scrambled split: MPI_UNDEFINED color gives MPI_COMM_NULL");
+        } else {
+            ex_init(&e);
+            for (int k = 0; k < 4; k++)
+                for (int i = 0; i < size; i++)
+                    if (scramble(i, 7) == sc && scramble(i * 31 + 7, 4) == k) ex_add(&e, i);
+            check_comm(scr, &e, "scrambled split");
+            MPI_Comm_free(&scr);
+        }
     }
 
     /* dups: of the world, of a split; congruent, separate traffic */
