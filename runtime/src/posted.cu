@@ -162,7 +162,7 @@ GPUMPI_FN static void gp_pq_offer_arrivals(gp_rank *r, int b, uint32_t from, uin
             h = !ha || (hs && (int32_t)(gp_req_at(hs)->post_no - gp_req_at(ha)->post_no) < 0) ? hs : ha;
         }
         if (h) {
-            gp_uq_unlink(r->uq_head[b], r->uq_tail[b], prev, m);
+            gp_uq_unlink(r->uq_head[b], r->uq_tail[b], prev, m, &r->uq_removed);
             gp_pq_complete(h, m);
         } else {
             prev = m;

@@ -228,6 +228,13 @@ typedef struct gp_rank {
      * after the fields every call reads, which then share a cache line */
     gp_msg *uq_head[GP_UQ_BUCKETS];
     gp_msg *uq_tail[GP_UQ_BUCKETS];
+    /* where the last MPI_ANY_SOURCE search of (uq_hint_tag, uq_hint_ctx)
+     * may go on in each list (gp_uq_oldest_any): the last message it
+     * passed over there, NULL: the head; valid while uq_removed, which
+     * every unlink counts, is still uq_hint_removed */
+    gp_msg *uq_hint[GP_UQ_BUCKETS];
+    int uq_hint_tag, uq_hint_ctx;
+    uint32_t uq_removed, uq_hint_removed;
     void *bsend_buf;    /* MPI_Buffer_attach */
     int bsend_size;
     gp_rank_heap heap;
