@@ -207,7 +207,10 @@ typedef struct gp_line_buf {
     char line[GP_LINE_BYTES];
 } gp_line_buf;
 
-typedef struct gp_rank {
+/* Aligned to a GPU cache line (128 bytes): the fields every call reads
+ * then share one line in every rank's entry, not only in those whose
+ * offset in the array happens to be right. */
+typedef struct __attribute__((aligned(128))) gp_rank {
     uint32_t arrived;   /* messages moved here from the inbox so far: the next one's seq */
     struct gp_msg *free_later; /* a received slot not yet handed back (GP_RF_FREE_LATER, p2p.cu) */
     int init_state;     /* 0 before MPI_Init, 1 inside, 2 after MPI_Finalize */
