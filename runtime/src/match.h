@@ -232,7 +232,7 @@ GPUMPI_FN static __noinline__ gp_msg *gp_uq_take_any(gp_rank *r, int tag, int ct
     gp_msg *best = 0, *best_prev = 0;
     int best_b = 0;
     for (int b = 0; b < GP_UQ_BUCKETS; b++) {
-        gp_msg *p = hinted ? r->uq_hint[b] : 0, *m = p ? p->next : r->uq_head[b];
+        gp_msg *hint = hinted ? r->uq_hint[b] : 0, *p = hint, *m = p ? p->next : r->uq_head[b];
         for (; m; p = m, m = m->next) {
             if (best && (int32_t)(m->seq - best->seq) >= 0) { /* no older match in this list */
                 m = 0;
@@ -240,11 +240,16 @@ GPUMPI_FN static __noinline__ gp_msg *gp_uq_take_any(gp_rank *r, int tag, int ct
             }
             if (gp_matches(m, MPI_ANY_SOURCE, tag, ctx)) break;
         }
-        r->uq_hint[b] = p; /* it and all before it: no match */
+        /* it and all before it: no match. Stored only when it moved: a
+         * run of ANY_SOURCE receives that match at the lists' heads
+         * (bench/fanin: rank 0 takes a message every 10 us) stores none */
+        if (!hinted || p != hint) r->uq_hint[b] = p;
         if (m) best = m, best_prev = p, best_b = b;
     }
-    r->uq_hint_tag = tag;
-    r->uq_hint_ctx = ctx;
+    if (!hinted) {
+        r->uq_hint_tag = tag;
+        r->uq_hint_ctx = ctx;
+    }
     if (best) gp_uq_unlink(r->uq_head[best_b], r->uq_tail[best_b], best_prev, best, &r->uq_removed);
     r->uq_hint_removed = r->uq_removed; /* its own take leaves best_prev in place, the hint there */
     return best;
