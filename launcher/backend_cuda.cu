@@ -133,11 +133,13 @@ static size_t cuda_runtime_spare(size_t free_bytes)
 /* The stack and each rank's private memory (--private) are one reservation
  * of local memory (cudaLimitStackSize): the private memory sits at the
  * bottom of the stack (alloca in gp_rank_kernel). --private auto (the
- * default) is an eighth of the free memory over every thread the GPU
- * holds (64 KiB on an H200, 36 KiB on an H100), within GP_LOCAL_MOST and
+ * default) is a quarter of the free memory over every thread the GPU
+ * holds (128 KiB on an H200, 72 KiB on an H100), within GP_LOCAL_MOST and
  * what --heap leaves, and shrinks while the GPU refuses the reservation:
- * an eighth because the GPU sets it aside whatever the job's rank count,
- * and 64 KiB held heat's and cg's grids at 32,768 ranks (bench/README.md). */
+ * no more, because the GPU sets it aside whatever the job's rank count.
+ * An eighth (36 KiB on an H100, malloc blocks up to 18 KiB there) left
+ * heat n 512's grids at 65,536 ranks (26 KB each) in the shared heap:
+ * 1.25 s against 0.42 s with 96 KiB (session 27, bench/README.md). */
 static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
 {
     size_t threads = (size_t)p->maxThreadsPerMultiProcessor * (size_t)p->multiProcessorCount;
@@ -145,7 +147,7 @@ static int reserve_local_memory(gp_options *o, const cudaDeviceProp *p)
     if (automatic) {
         size_t free_bytes = 0, total = 0;
         CK(cudaMemGetInfo(&free_bytes, &total));
-        size_t budget = free_bytes / 8;
+        size_t budget = free_bytes / 4;
         if (o->heap) { /* what the heap the user asked for, the stacks and the CUDA runtime leave */
             size_t taken = o->heap + cuda_runtime_spare(free_bytes) + (o->stack + GP_TABLES_BYTES) * threads;
             size_t left = free_bytes > taken ? free_bytes - taken : 0;

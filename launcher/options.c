@@ -27,7 +27,7 @@ static void usage(FILE *to, const char *prog)
             "                   (up to half of it each) and where the globals go when they fit: on the GPU the\n"
             "                   rank's local memory, which the GPU interleaves across a warp, so that ranks\n"
             "                   sweeping their own arrays in step share cache lines (a rank working alone\n"
-            "                   there touches a line per word). Default auto: an eighth of the free GPU\n"
+            "                   there touches a line per word). Default auto: a quarter of the free GPU\n"
             "                   memory over every thread the GPU holds (the GPU sets it aside for all of\n"
             "                   them), within what --heap leaves and 480k with the stack (256k on the threads\n"
             "                   backend); else at least 8k; 0: off, every block from --heap\n"
