@@ -32,8 +32,11 @@ for n in $COUNTS; do
         path=$B/conf/$t
         k=$n
         [ "$n" = max ] && k=$("$path" ---gpumpi -g 1000000 -b 128 2>&1 | sed -n 's/.*Use at most \([0-9]*\) ranks.*/\1/p')
+        t1=$(date +%s)
         out=$(timeout 300 $MPIRUN "$path" ---gpumpi -n "$k" 2>&1)
         st=$?
+        # at full occupancy each one's time: a slow run and a stuck one differ here
+        [ "$n" = max ] && echo "$t at $P x $k: $(($(date +%s) - t1)) s, status $st"
         if [ $st -ne 0 ] || ! echo "$out" | grep -qx " No Errors"; then
             failed="$failed $t@${P}x$k"
             echo "FAILED $t at $P x $k: status $st"
