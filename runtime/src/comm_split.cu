@@ -135,8 +135,8 @@ GPUMPI_FN int gp_comm_split(const char *fn, MPI_Comm parent, int color, int key,
         }
         t->out[at.rank] = o;
     }
-    MPI_Barrier(parent);
-    MPI_Allreduce(MPI_IN_PLACE, &any_map, 1, MPI_INT, MPI_MAX, parent);
+    MPI_Barrier(parent); /* the out and lead entries written above: a barrier orders plain stores, */
+    MPI_Allreduce(MPI_IN_PLACE, &any_map, 1, MPI_INT, MPI_MAX, parent); /* an allreduce only its values */
     gp_split_out o = t->out[me];
 
     if (any_map) { /* by (color, world rank): each member's place in its map's world-ordered half */

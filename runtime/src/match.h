@@ -74,7 +74,7 @@ GPUMPI_FN static inline void gp_uq_append(gp_msg *&head, gp_msg *&tail, gp_msg *
 }
 GPUMPI_FN static inline void gp_uq_unlink(gp_msg *&head, gp_msg *&tail, gp_msg *prev, gp_msg *m, uint32_t *removed)
 {
-    (*removed)++; /* the ANY_SOURCE search's places in the lists may be gone (gp_uq_oldest_any) */
+    (*removed)++; /* the ANY_SOURCE search's places in the lists may be gone (gp_uq_take_any) */
     if (prev)
         prev->next = m->next;
     else

@@ -232,7 +232,7 @@ typedef struct __attribute__((aligned(128))) gp_rank {
     gp_msg *uq_head[GP_UQ_BUCKETS];
     gp_msg *uq_tail[GP_UQ_BUCKETS];
     /* where the last MPI_ANY_SOURCE search of (uq_hint_tag, uq_hint_ctx)
-     * may go on in each list (gp_uq_oldest_any): the last message it
+     * may go on in each list (gp_uq_take_any): the last message it
      * passed over there, NULL: the head; valid while uq_removed, which
      * every unlink counts, is still uq_hint_removed */
     gp_msg *uq_hint[GP_UQ_BUCKETS];
