@@ -102,18 +102,24 @@ GPUMPI_FN static void gp_report_exhausted(size_t n)
     gp_host_call(GP_HOST_WRITE, 2, msg, (size_t)len);
 }
 
-GPUMPI_FN void *gp_malloc(size_t n)
+GPUMPI_FN void *gp_malloc_quiet(size_t n)
 {
     int cls = gp_class_of(n);
     uint64_t b = 0;
     if (cls < GP_HEAP_CLASSES) b = cls < GP_HEAP_SMALL_CLASSES ? gp_small_block(cls) : gp_big_block(cls);
-    if (!b) {
-        gp_report_exhausted(n);
-        gp_self()->libc_errno = GP_ENOMEM;
-        return 0;
-    }
+    if (!b) return 0;
     if (cls >= GP_HEAP_SMALL_CLASSES) ((gp_block *)(uintptr_t)b)->owner = (uint32_t)gp_thread_rank();
     return gp_block_hand_out(b, cls, n);
+}
+
+GPUMPI_FN void *gp_malloc(size_t n)
+{
+    void *p = gp_malloc_quiet(n);
+    if (!p) {
+        gp_report_exhausted(n);
+        gp_self()->libc_errno = GP_ENOMEM;
+    }
+    return p;
 }
 
 GPUMPI_FN static gp_block *gp_block_of(void *p, const char *fn)

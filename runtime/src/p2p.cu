@@ -59,8 +59,9 @@ GPUMPI_FN gp_msg *gp_send_start(const void *buf, int count, MPI_Datatype type, i
 #if GP_HAVE_LANDING
     int landing_tried = mode & GP_SEND_LANDING_TRIED;
     mode &= ~GP_SEND_LANDING_TRIED;
-    if (!landing_tried && contiguous && bytes <= GP_LAND_BYTES && dest_world != me &&
-        gp_land_send(dest_world, tag, ctx, words ? early0 : gp_land_bytes(first, bytes), bytes)) {
+    if (!landing_tried && contiguous && dest_world != me &&
+        (bytes <= GP_LAND_BYTES ? gp_land_send(dest_world, tag, ctx, words ? early0 : gp_land_bytes(first, bytes), bytes)
+                                : bytes <= GP_LAND_PAD_MOST && gp_land_send_pad(dest_world, tag, ctx, first, bytes))) {
         gp_count_sent(bytes);
         gp_hand_back(); /* no fence of this send's hands it back */
         return 0;
@@ -157,6 +158,14 @@ GPUMPI_FN __noinline__ void gp_send_wait(gp_msg *m)
     }
 }
 
+/* The same from MPI_Send's inline path, which has not told the watchdog. */
+GPUMPI_FN __noinline__ void gp_send_wait_told(gp_msg *m, int dest, int tag)
+{
+    gp_block_enter("MPI_Send", MPI_COMM_WORLD, dest, tag);
+    gp_send_wait(m);
+    gp_block_leave();
+}
+
 GPUMPI_FN void gp_send_typed(const void *buf, int count, MPI_Datatype type, int dest_world, int tag, int ctx)
 {
     gp_msg *m = gp_send_start(buf, count, type, dest_world, tag, ctx, GP_SEND_STANDARD);
@@ -218,7 +227,8 @@ GPUMPI_FN static __forceinline__ int gp_recv_typed(void *buf, int count, MPI_Dat
         } else if (land) { /* nothing to do but wait: wait at a landing */
             int got = gp_land_wait(src_world, tag, ctx, (void *)first, (size_t)count * (size_t)gp_type_size(type),
                                    got_src, got_tag, got_bytes, &m, &spins);
-            if (got == 1) return MPI_SUCCESS;
+            if (got == 1) /* through the pad the sender copied what fits */
+                return *got_bytes > (size_t)count * (size_t)gp_type_size(type) ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
             if (got == 2) break;
             if (seen == mark) seen = gp_self()->arrived; /* what the landing drained, it looked at */
             continue;
@@ -268,7 +278,7 @@ GPUMPI_FN int MPI_Send(const void *buf, int count, MPI_Datatype datatype, int de
 }
 
 /* The end of a receive: its status, and a truncation reported. */
-GPUMPI_FN static int gp_recv_end(MPI_Comm comm, MPI_Status *status, int got_src, int got_tag, size_t got, int rc,
+GPUMPI_FN __noinline__ int gp_recv_end(MPI_Comm comm, MPI_Status *status, int got_src, int got_tag, size_t got, int rc,
                                  int count, MPI_Datatype datatype)
 {
     gp_set_status(status, gp_world_to_comm(comm, got_src), got_tag, got);
@@ -288,7 +298,8 @@ GPUMPI_FN __noinline__ int gp_recv_landing(void *buf, int count, MPI_Datatype da
     gp_block_enter("MPI_Recv", MPI_COMM_WORLD, source, tag);
     uint64_t seen = GP_INBOX_LANDED; /* what the inline path saw, when it took something */
     if (!got.head) {
-        uint64_t token = gp_land_token(source, tag, GP_WORLD_CTX, (size_t)count * (size_t)gp_type_size(datatype)).head;
+        size_t cap = (size_t)count * (size_t)gp_type_size(datatype);
+        uint64_t token = gp_land_token(source, tag, GP_WORLD_CTX, gp_land_pad_for(buf, cap), cap).head;
         unsigned spins = 0;
         got = gp_land_await(&gp_hot.inbox[gp_thread_rank()], token, &spins, &seen);
     }
@@ -296,7 +307,9 @@ GPUMPI_FN __noinline__ int gp_recv_landing(void *buf, int count, MPI_Datatype da
     size_t bytes;
     gp_msg *m = 0;
     int how = gp_land_finish(got, seen, source, tag, GP_WORLD_CTX, buf, &got_src, &got_tag, &bytes, &m);
-    if (how == 2)
+    if (how == 1 && bytes > (size_t)count * (size_t)gp_type_size(datatype))
+        rc = MPI_ERR_TRUNCATE; /* through the pad the sender copied what fits */
+    else if (how == 2)
         rc = gp_deliver(m, buf, count, datatype, &got_src, &got_tag, &bytes);
     else if (how == 0)
         rc = gp_recv_typed(buf, count, datatype, source, tag, GP_WORLD_CTX, &got_src, &got_tag, &bytes, 0);

@@ -1,14 +1,17 @@
 /* Small messages to a receive that is already waiting (gpumpi hands
  * those over in the receiver's inbox word, beside its queues): contents,
  * status and order must be the same as for any message.
- *   1. pairs: sizes 0 to 8 bytes and 12, into receives that wait for one
+ *   1. pairs: sizes 0 to 8 bytes, 12, 64, 4096 and 4097 (in memory every
+ *      rank reaches, MPI_Alloc_mem: gpumpi copies up to 4 KiB straight
+ *      into a waiting receive's buffer), into receives that wait for one
  *      source and tag, any source, any tag, and a buffer one byte larger;
  *   2. order: a mix of small and large messages on one tag (the large ones
  *      cannot take the small path) arrives in the order sent;
  *   3. selection: a receive that waits for one tag, communicator or
  *      source is not given a message with another;
- *   4. truncation: 8 bytes into a 4-byte receive that waits is
- *      MPI_ERR_TRUNCATE, and the next message is intact;
+ *   4. truncation: 8 bytes into a 4-byte receive that waits, and 256
+ *      into a 100-byte one, are MPI_ERR_TRUNCATE, nothing written past
+ *      the buffer, and the next message is intact;
  *   5. synchronous small sends to a waiting receive;
  *   6. fan-in: every rank sends numbered small messages to rank 0, which
  *      takes them with MPI_ANY_SOURCE: none lost, none twice, each source
@@ -36,13 +39,17 @@ static void pause_us(double us)
 
 static unsigned char pattern(int seed, int i) { return (unsigned char)(seed * 31 + i * 7 + 1); }
 
+enum { PAIR_MOST = 4097 };
+
 static void pairs(int partner, int even)
 {
+    static const int sizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 64, 4096, PAIR_MOST};
+    unsigned char *out, *in;
+    MPI_Alloc_mem(PAIR_MOST, MPI_INFO_NULL, &out);
+    MPI_Alloc_mem(PAIR_MOST + 1, MPI_INFO_NULL, &in);
     for (int round = 0; round < ROUNDS; round++) {
-        for (int bytes = 0; bytes <= 12; bytes++) {
-            if (bytes > 8 && bytes != 12) continue;
-            int tag = 100 + bytes, seed = round * 16 + bytes;
-            unsigned char out[16], in[17];
+        for (int z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++) {
+            int bytes = sizes[z], tag = 100 + z, seed = round * 16 + z;
             for (int i = 0; i < bytes; i++) out[i] = pattern(seed, i);
             int form = (round + bytes) % 4; /* exact, any source, any tag, one byte more room */
             for (int leg = 0; leg < 2; leg++) {
@@ -52,7 +59,7 @@ static void pairs(int partner, int even)
                     MPI_Send(out, bytes, MPI_BYTE, partner, tag, MPI_COMM_WORLD);
                 } else {
                     MPI_Status st;
-                    memset(in, 0xEE, sizeof in);
+                    memset(in, 0xEE, PAIR_MOST + 1);
                     int src = form == 1 ? MPI_ANY_SOURCE : partner, t = form == 2 ? MPI_ANY_TAG : tag;
                     int cap = form == 3 ? bytes + 1 : bytes, n = -1;
                     MPI_Recv(in, cap, MPI_BYTE, src, t, MPI_COMM_WORLD, &st);
@@ -62,12 +69,14 @@ static void pairs(int partner, int even)
                           st.MPI_TAG, n);
                     int ok = 1;
                     for (int i = 0; i < bytes; i++) ok &= in[i] == pattern(seed, i);
-                    for (int i = bytes; i < (int)sizeof in; i++) ok &= in[i] == 0xEE;
+                    for (int i = bytes; i < PAIR_MOST + 1; i++) ok &= in[i] == 0xEE;
                     CHECK(ok, "round %d, %d bytes: contents, or bytes written past the message", round, bytes);
                 }
             }
         }
     }
+    MPI_Free_mem(in);
+    MPI_Free_mem(out);
 }
 
 /* Message k of the order test: its size in ints (some too large for the
@@ -185,6 +194,29 @@ static void truncation(MPI_Comm c, int partner, int even)
         rc = MPI_Recv(&after, 1, MPI_INT, partner, 3, c, &st);
         CHECK(rc == MPI_SUCCESS && after == 4242, "the message after the truncated one: rc %d, %d", rc, after);
     }
+    /* more than a word, into a smaller waiting receive */
+    unsigned char *b;
+    MPI_Alloc_mem(256, MPI_INFO_NULL, &b);
+    if (even) {
+        for (int i = 0; i < 256; i++) b[i] = pattern(9, i);
+        MPI_Recv(&ready, 1, MPI_INT, partner, 23, c, MPI_STATUS_IGNORE);
+        pause_us(200);
+        MPI_Send(b, 256, MPI_BYTE, partner, 4, c);
+        MPI_Send(&next, 1, MPI_INT, partner, 4, c);
+    } else {
+        int cls = -1, after = 0, ok = 1;
+        memset(b, 0xEE, 256);
+        MPI_Send(&ready, 1, MPI_INT, partner, 23, c);
+        int rc = MPI_Recv(b, 100, MPI_BYTE, partner, 4, c, MPI_STATUS_IGNORE);
+        MPI_Error_class(rc, &cls);
+        CHECK(cls == MPI_ERR_TRUNCATE, "256 bytes into 100: error class %d, expected MPI_ERR_TRUNCATE (%d)", cls,
+              MPI_ERR_TRUNCATE);
+        for (int i = 100; i < 256; i++) ok &= b[i] == 0xEE; /* what lands in the 100 the standard leaves open */
+        CHECK(ok, "256 bytes into 100: bytes written past the buffer (100: %x)", b[100]);
+        rc = MPI_Recv(&after, 1, MPI_INT, partner, 4, c, MPI_STATUS_IGNORE);
+        CHECK(rc == MPI_SUCCESS && after == 4242, "the message after the truncated 256 bytes: rc %d, %d", rc, after);
+    }
+    MPI_Free_mem(b);
 }
 
 static void synchronous(int partner, int even)

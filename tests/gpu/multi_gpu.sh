@@ -1,7 +1,8 @@
 #!/bin/sh
 # Several GPUs in one job (issue 27), on a machine with two or more: one
 # launcher process per GPU under the host MPI's mpirun, one MPI_COMM_WORLD.
-# B holds the programs built for the GPU (conf/: the conformance programs;
+# B holds the programs built for the GPU (bench/build_kit.sh makes one;
+# conformance/: the conformance programs;
 # hello). Prints what it checked; ends with the list of failures, status 1
 # if any.
 #   multi_gpu.sh B [PROCS] [RANKS_PER_GPU...]
@@ -25,11 +26,11 @@ ranks=$(echo "$out" | sed -n 's/^Hello from rank \([0-9]*\) of .*/\1/p' | sort -
 echo "-- hello at $P x $n: $whole whole lines, $ranks ranks, $(echo "$out" | wc -l) lines"
 [ "$whole" -eq $((P * n)) ] && [ "$ranks" -eq $((P * n)) ] || failed="$failed hello-lines@${P}x$n"
 for n in $COUNTS; do
-    progs=$(ls "$B/conf")
+    progs=$(ls "$B/conformance")
     [ "$n" = max ] && progs=$LARGEST
     t0=$(date +%s)
     for t in $progs; do
-        path=$B/conf/$t
+        path=$B/conformance/$t
         k=$n
         [ "$n" = max ] && k=$("$path" ---gpumpi -g 1000000 -b 128 2>&1 | sed -n 's/.*Use at most \([0-9]*\) ranks.*/\1/p')
         t1=$(date +%s)

@@ -9,6 +9,9 @@
 #include "gpumpi/platform.h"
 
 GPUMPI_FN void *gp_malloc(size_t n);
+/* The same with nothing said and errno untouched when the heap has no
+ * room: for the runtime's optional buffers (landing.cu's bounce buffer). */
+GPUMPI_FN void *gp_malloc_quiet(size_t n);
 GPUMPI_FN void *gp_calloc(size_t count, size_t size);
 GPUMPI_FN void *gp_realloc(void *p, size_t n); /* the program's: a new or moved block lands in private memory first */
 GPUMPI_FN void gp_free(void *p);

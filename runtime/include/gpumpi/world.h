@@ -264,7 +264,26 @@ typedef struct __attribute__((aligned(128))) gp_rank {
     void *posted_index;  /* the index of posted receives by source, made on first use */
     uint64_t rooted_calls; /* broadcasts and reductions over the world so far (shm_rooted.cu) */
     uint32_t sends_waiting; /* nonblocking sends whose receiver has yet to take them (requests.cu) */
+    /* the landing's pad (landing.h): where a waiting receive takes a
+     * message of 9 bytes to a few KiB, written before its landing is
+     * published; the sender that claims the landing copies into land_buf
+     * (the receive's buffer, or land_bounce for one in private memory)
+     * and counts land_done, which only senders write (last: other ranks
+     * write it), and land_seen counts the pad's messages taken (16 bits
+     * each: the size below stays 1920 bytes) */
+    uint16_t land_cap;
+    uint16_t land_seen;
+    void *land_bounce;
+    void *land_buf;
+    uint32_t land_done;
 } gp_rank;
+/* Not a power of two: a stride of 2048 bytes put every rank's entry in the
+ * same L2 sets, and heat and cg ran 5-13% slower for it (session 28). */
+#ifdef __cplusplus
+static_assert((sizeof(gp_rank) & (sizeof(gp_rank) - 1)) != 0, "gp_rank's size is a power of two: pad or trim it");
+#else
+_Static_assert((sizeof(gp_rank) & (sizeof(gp_rank) - 1)) != 0, "gp_rank's size is a power of two: pad or trim it");
+#endif
 
 /* What a rank blocked in MPI waits for, in memory the launcher reads while
  * the ranks run (mapped pinned memory on the GPU). A rank writes it only
