@@ -164,32 +164,21 @@ GPUMPI_FN static __forceinline__ gp_inbox gp_land_take(gp_inbox *ib, uint64_t se
     return (seen & 3) != GP_INBOX_LANDED ? gp_inbox_take_acquire(ib) : gp_inbox_exchange(ib, 0, 0);
 }
 
-/* A message that landed in the word (`landed`, GP_INBOX_LANDED, size
- * 0-8) into dst, which holds at least its bytes; its source, tag and size
- * out. */
-GPUMPI_FN static __forceinline__ void gp_land_deliver_word(gp_inbox landed, void *dst, int *got_src, int *got_tag,
-                                                           size_t *got_bytes)
-{
-    size_t bytes = (landed.head >> 2) & 15;
-    gp_land_put_bytes(dst, landed.word, bytes);
-    *got_src = (int)((landed.head >> 8) & 0xffffffu);
-    *got_tag = (int)(uint32_t)(landed.head >> 32);
-    *got_bytes = bytes;
-}
-
-/* The same for any message that landed: one through the pad
- * (gp_land_pad_take) may be larger than dst, the caller's truncation to
- * report. */
+/* The message that landed (`landed`, GP_INBOX_LANDED) into dst; its
+ * source, tag and size out. One in the word (0-8 bytes) fits dst; one
+ * through the pad (gp_land_pad_take) may be larger, the caller's
+ * truncation to report. */
 GPUMPI_FN static __forceinline__ void gp_land_deliver(gp_inbox landed, void *dst, int *got_src, int *got_tag,
                                                       size_t *got_bytes)
 {
-    if (((landed.head >> 2) & 15) != GP_LAND_PAD) {
-        gp_land_deliver_word(landed, dst, got_src, got_tag, got_bytes);
-        return;
-    }
+    size_t bytes = (landed.head >> 2) & 15;
+    if (bytes == GP_LAND_PAD)
+        bytes = gp_land_pad_take(landed, dst);
+    else
+        gp_land_put_bytes(dst, landed.word, bytes);
     *got_src = (int)((landed.head >> 8) & 0xffffffu);
     *got_tag = (int)(uint32_t)(landed.head >> 32);
-    *got_bytes = gp_land_pad_take(landed, dst);
+    *got_bytes = bytes;
 }
 
 /* After the take (got; seen: the head the wait saw): 1 when a message

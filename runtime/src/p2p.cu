@@ -225,10 +225,10 @@ GPUMPI_FN static __forceinline__ int gp_recv_typed(void *buf, int count, MPI_Dat
         if (gp_progress_wanted()) {
             gp_progress(); /* the sender may wait for this rank's part of a collective */
         } else if (land) { /* nothing to do but wait: wait at a landing */
-            int got = gp_land_wait(src_world, tag, ctx, (void *)first, (size_t)count * (size_t)gp_type_size(type),
-                                   got_src, got_tag, got_bytes, &m, &spins);
+            size_t cap = (size_t)count * (size_t)gp_type_size(type);
+            int got = gp_land_wait(src_world, tag, ctx, (void *)first, cap, got_src, got_tag, got_bytes, &m, &spins);
             if (got == 1) /* through the pad the sender copied what fits */
-                return *got_bytes > (size_t)count * (size_t)gp_type_size(type) ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+                return *got_bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
             if (got == 2) break;
             if (seen == mark) seen = gp_self()->arrived; /* what the landing drained, it looked at */
             continue;
@@ -297,8 +297,8 @@ GPUMPI_FN __noinline__ int gp_recv_landing(void *buf, int count, MPI_Datatype da
 {
     gp_block_enter("MPI_Recv", MPI_COMM_WORLD, source, tag);
     uint64_t seen = GP_INBOX_LANDED; /* what the inline path saw, when it took something */
+    size_t cap = (size_t)count * (size_t)gp_type_size(datatype);
     if (!got.head) {
-        size_t cap = (size_t)count * (size_t)gp_type_size(datatype);
         uint64_t token = gp_land_token(source, tag, GP_WORLD_CTX, gp_land_pad_for(buf, cap), cap).head;
         unsigned spins = 0;
         got = gp_land_await(&gp_hot.inbox[gp_thread_rank()], token, &spins, &seen);
@@ -307,7 +307,7 @@ GPUMPI_FN __noinline__ int gp_recv_landing(void *buf, int count, MPI_Datatype da
     size_t bytes;
     gp_msg *m = 0;
     int how = gp_land_finish(got, seen, source, tag, GP_WORLD_CTX, buf, &got_src, &got_tag, &bytes, &m);
-    if (how == 1 && bytes > (size_t)count * (size_t)gp_type_size(datatype))
+    if (how == 1 && bytes > cap)
         rc = MPI_ERR_TRUNCATE; /* through the pad the sender copied what fits */
     else if (how == 2)
         rc = gp_deliver(m, buf, count, datatype, &got_src, &got_tag, &bytes);
