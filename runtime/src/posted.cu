@@ -223,3 +223,45 @@ GPUMPI_FN void gp_match_posted(gp_rank *r)
     }
     r->posted_new = 0;
 }
+
+/* A wait with nothing to do but wait for arrivals (requests.cu) waits at
+ * a landing (landing.h) for its earliest posted receive instead: a sender
+ * of a matching message of up to GP_LAND_PAD_MOST bytes puts it straight
+ * into the receive's buffer (or the rank's bounce buffer), with no slot,
+ * envelope or drain. Any message that matches the earliest posted receive
+ * goes to it (MPI's rule), and after a matching pass none of the messages
+ * here matches it, so the landing cannot take a message another receive
+ * was owed. An envelope pushed meanwhile withdraws the landing; one that
+ * matches completes the receive here, the others go onto the lists for the
+ * next pass. 0 when the rank was not in that state (the caller waits for
+ * arrivals as before); 1 when something arrived or landed. */
+GPUMPI_FN int gp_land_posted(uint32_t mark, unsigned *spins)
+{
+#if GP_HAVE_LANDING
+    gp_rank *r = gp_self();
+    int h = r->posted_head;
+    if (!h || r->posted_new || r->arrived != mark) return 0;
+    gp_req *q = gp_req_at(h);
+    const void *first;
+    if (q->part || !gp_type_contiguous(q->type, q->count, q->buf, &first)) return 0;
+    size_t cap = (size_t)q->count * (size_t)gp_type_size(q->type);
+    int got_src, got_tag;
+    size_t got_bytes;
+    gp_msg *m = 0;
+    int got = gp_land_wait(q->peer_world, q->tag, q->ctx, (void *)first, cap, &got_src, &got_tag, &got_bytes, &m, spins);
+    if (got == 2) {
+        gp_pq_complete(h, m);
+    } else if (got == 1) { /* through the pad the sender copied what fits */
+        gp_set_status(&q->status, q->peer != MPI_ANY_SOURCE ? q->peer : gp_world_to_comm(q->comm, got_src), got_tag,
+                      got_bytes);
+        q->err = got_bytes > cap ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+        gp_unpost(h);
+        gp_req_finish(h);
+    }
+    return 1;
+#else
+    (void)mark;
+    (void)spins;
+    return 0;
+#endif
+}
