@@ -280,7 +280,7 @@ GPUMPI_FN static void gp_wait_more(gp_waiter *w, int sends_pending)
     if (!w->entered) gp_wait_enter(w);
     if (sends_pending || gp_wait_must_poll())
         gp_block_wait(&w->spins); /* a receiver frees the envelope: nothing arrives here */
-    else if (!gp_land_posted(w->seen, &w->spins))
+    else
         gp_arrival_wait(w->seen, &w->spins);
 }
 

@@ -69,8 +69,6 @@ GPUMPI_FN int gp_req_new(int kind);
 GPUMPI_FN void gp_post(int h);
 GPUMPI_FN void gp_unpost(int h);
 GPUMPI_FN void gp_match_posted(gp_rank *r);
-/* A wait for arrivals at a landing for the earliest posted receive: 0 when it cannot (posted.cu). */
-GPUMPI_FN int gp_land_posted(uint32_t mark, unsigned *spins);
 /* Checks the arguments and makes a send or receive request (started
  * unless persistent); errors name fn. */
 GPUMPI_FN int gp_make(const char *fn, int kind, int mode, const void *buf, int count, MPI_Datatype type, int peer,
