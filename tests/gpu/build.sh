@@ -19,8 +19,8 @@ build_each() {
     dir=$1
     shift
     mkdir -p "$dir"
-    printf '%s\n' "$@" | xargs -P "$(nproc)" -I{} sh -c '
-        src={} dir=$1 build=$2 list=$3
+    printf '%s\n' "$@" | xargs -d '\n' -n 1 -P "$(nproc)" sh -c '
+        dir=$1 build=$2 list=$3 src=$4
         name=$(basename "$src" .c)
         "$build/bin/gpumpicc" -O2 "$src" -o "$dir/$name" 2>"$dir/$name.err" || { echo "$name: $(tail -5 "$dir/$name.err")"; exit 1; }
         $list "$dir/$name" | grep -qx "elf sm_90" || { echo "$name has no linked sm_90 machine code"; exit 1; }
