@@ -65,6 +65,31 @@ static inline float mt_fvalue(int r, int i)
     return (h >> 31) ? -v : v;
 }
 
+/* a short busy wait, so that the partner is in its receive already */
+static inline void mt_pause_us(double us)
+{
+    double t = MPI_Wtime();
+    while (MPI_Wtime() - t < us * 1e-6) {
+    }
+}
+
+/* A message of `bytes` that `partner` sent with `tag` has been received
+ * into `in` (`room` bytes, all 0xEE before the receive): its status says
+ * so, `in` holds `want`'s first `bytes` bytes, and nothing past them was
+ * written. `round` goes into the failure lines. */
+static inline void mt_check_received(const MPI_Status *st, int partner, int tag, const unsigned char *in, int room,
+                                     const unsigned char *want, int bytes, int round)
+{
+    int n = -1;
+    MPI_Get_count(st, MPI_BYTE, &n);
+    CHECK(st->MPI_SOURCE == partner && st->MPI_TAG == tag && n == bytes,
+          "round %d, %d bytes: status source %d tag %d count %d", round, bytes, st->MPI_SOURCE, st->MPI_TAG, n);
+    int ok = 1;
+    for (int i = 0; i < bytes; i++) ok &= in[i] == want[i];
+    for (int i = bytes; i < room; i++) ok &= in[i] == 0xEE;
+    CHECK(ok, "round %d, %d bytes: contents, or bytes written past the message", round, bytes);
+}
+
 /* the final report, then MPI_Finalize; main returns what this returns */
 static int mt_finish(void)
 {

@@ -25,13 +25,6 @@
 
 enum { ROUNDS = 4, MOST = 5000, HALO = 64, HALO_ROUNDS = 20 };
 
-static void pause_us(double us)
-{
-    double t = MPI_Wtime();
-    while (MPI_Wtime() - t < us * 1e-6) {
-    }
-}
-
 static unsigned char pattern(int seed, int i) { return (unsigned char)(seed * 37 + i * 11 + 3); }
 
 static unsigned char own_in[MOST + 1];
@@ -50,27 +43,20 @@ static void pairs(int partner, int even)
             int form = (round + z) % 4; /* exact, any source, any tag, one byte more room */
             for (int leg = 0; leg < 2; leg++) {
                 if ((leg == 0) == even) {
-                    pause_us(40);
+                    mt_pause_us(40);
                     MPI_Send(out, bytes, MPI_BYTE, partner, tag, MPI_COMM_WORLD);
                 } else {
                     MPI_Request req;
                     MPI_Status st;
                     memset(in, 0xEE, MOST + 1);
                     int src = form == 1 ? MPI_ANY_SOURCE : partner, t = form == 2 ? MPI_ANY_TAG : tag;
-                    int cap = form == 3 ? bytes + 1 : bytes, n = -1;
+                    int cap = form == 3 ? bytes + 1 : bytes;
                     MPI_Irecv(in, cap, MPI_BYTE, src, t, MPI_COMM_WORLD, &req);
                     if (z % 2)
                         MPI_Wait(&req, &st);
                     else
                         MPI_Waitall(1, &req, &st);
-                    MPI_Get_count(&st, MPI_BYTE, &n);
-                    CHECK(st.MPI_SOURCE == partner && st.MPI_TAG == tag && n == bytes,
-                          "round %d, %d bytes: status source %d tag %d count %d", round, bytes, st.MPI_SOURCE,
-                          st.MPI_TAG, n);
-                    int ok = 1;
-                    for (int i = 0; i < bytes; i++) ok &= in[i] == pattern(seed, i);
-                    for (int i = bytes; i < MOST + 1; i++) ok &= in[i] == 0xEE;
-                    CHECK(ok, "round %d, %d bytes: contents, or bytes written past the message", round, bytes);
+                    mt_check_received(&st, partner, tag, in, MOST + 1, out, bytes, round);
                 }
             }
         }
@@ -84,7 +70,7 @@ static void order(int partner, int even)
     double v[3] = {0, 0, 0};
     if (even) {
         for (int k = 0; k < 3; k++) {
-            pause_us(30);
+            mt_pause_us(30);
             double x[2] = {k + 0.5, k * 10.0};
             MPI_Send(x, 2, MPI_DOUBLE, partner, 9, MPI_COMM_WORLD);
         }
@@ -104,14 +90,14 @@ static void earliest(int partner, int even)
     int a[4] = {-1, -1, -1, -1}, b[4] = {-1, -1, -1, -1};
     if (even) {
         int first[4] = {1, 2, 3, 4}, second[4] = {5, 6, 7, 8};
-        pause_us(40);
+        mt_pause_us(40);
         MPI_Send(first, 4, MPI_INT, partner, 11, MPI_COMM_WORLD);
-        pause_us(40);
+        mt_pause_us(40);
         MPI_Send(second, 4, MPI_INT, partner, 11, MPI_COMM_WORLD);
         /* a receive for tag 12 is posted first: the tag-11 message skips it */
-        pause_us(40);
+        mt_pause_us(40);
         MPI_Send(second, 4, MPI_INT, partner, 11, MPI_COMM_WORLD);
-        pause_us(40);
+        mt_pause_us(40);
         MPI_Send(first, 4, MPI_INT, partner, 12, MPI_COMM_WORLD);
     } else {
         MPI_Request r[2];
@@ -138,9 +124,9 @@ static void truncation(MPI_Comm returns, int partner, int even)
     MPI_Alloc_mem(256, MPI_INFO_NULL, &b);
     if (even) {
         for (int i = 0; i < 256; i++) b[i] = (unsigned char)i;
-        pause_us(40);
+        mt_pause_us(40);
         MPI_Send(b, 256, MPI_BYTE, partner, 13, returns);
-        pause_us(40);
+        mt_pause_us(40);
         MPI_Send(b, 20, MPI_BYTE, partner, 14, returns);
     } else {
         MPI_Request r;
@@ -176,7 +162,7 @@ static void halo(void)
             out[0][i] = rank * 1000.0 + round + i * 0.25;
             out[1][i] = -(rank * 1000.0 + round + i * 0.25);
         }
-        if ((rank + round) % 3 == 0) pause_us(20);
+        if ((rank + round) % 3 == 0) mt_pause_us(20);
         MPI_Isend(out[0], HALO, MPI_DOUBLE, left, 0, MPI_COMM_WORLD, &r[2]);
         MPI_Isend(out[1], HALO, MPI_DOUBLE, right, 1, MPI_COMM_WORLD, &r[3]);
         MPI_Waitall(4, r, MPI_STATUSES_IGNORE);

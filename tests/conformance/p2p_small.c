@@ -29,14 +29,6 @@
 
 enum { ROUNDS = 4, ORDER_MSGS = 24, BIG = 300, FAN = 20, RR = 20, RR_RANKS = 64 };
 
-/* a short wait, so that the partner is in its receive already */
-static void pause_us(double us)
-{
-    double t = MPI_Wtime();
-    while (MPI_Wtime() - t < us * 1e-6) {
-    }
-}
-
 static unsigned char pattern(int seed, int i) { return (unsigned char)(seed * 31 + i * 7 + 1); }
 
 enum { PAIR_MOST = 4097 };
@@ -55,22 +47,15 @@ static void pairs(int partner, int even)
             for (int leg = 0; leg < 2; leg++) {
                 int sending = (leg == 0) == even;
                 if (sending) {
-                    if ((round + leg) % 2) pause_us(50);
+                    if ((round + leg) % 2) mt_pause_us(50);
                     MPI_Send(out, bytes, MPI_BYTE, partner, tag, MPI_COMM_WORLD);
                 } else {
                     MPI_Status st;
                     memset(in, 0xEE, PAIR_MOST + 1);
                     int src = form == 1 ? MPI_ANY_SOURCE : partner, t = form == 2 ? MPI_ANY_TAG : tag;
-                    int cap = form == 3 ? bytes + 1 : bytes, n = -1;
+                    int cap = form == 3 ? bytes + 1 : bytes;
                     MPI_Recv(in, cap, MPI_BYTE, src, t, MPI_COMM_WORLD, &st);
-                    MPI_Get_count(&st, MPI_BYTE, &n);
-                    CHECK(st.MPI_SOURCE == partner && st.MPI_TAG == tag && n == bytes,
-                          "round %d, %d bytes: status source %d tag %d count %d", round, bytes, st.MPI_SOURCE,
-                          st.MPI_TAG, n);
-                    int ok = 1;
-                    for (int i = 0; i < bytes; i++) ok &= in[i] == pattern(seed, i);
-                    for (int i = bytes; i < PAIR_MOST + 1; i++) ok &= in[i] == 0xEE;
-                    CHECK(ok, "round %d, %d bytes: contents, or bytes written past the message", round, bytes);
+                    mt_check_received(&st, partner, tag, in, PAIR_MOST + 1, out, bytes, round);
                 }
             }
         }
@@ -92,7 +77,7 @@ static void order(int partner, int even)
     for (int k = 0; k < ORDER_MSGS; k++) {
         int n = order_len(k);
         if (even) {
-            if (k % 4 == 0) pause_us(30);
+            if (k % 4 == 0) mt_pause_us(30);
             if (n == BIG && k % 2) {
                 for (int i = 0; i < n; i++) strided[2 * i] = k * 1000 + i;
                 MPI_Send(strided, 1, every_other, partner, 7, MPI_COMM_WORLD);
@@ -122,11 +107,11 @@ static void selection(MPI_Comm other, int partner, int even)
         int a = 1000 + k, b = 2000 + k, c = 3000 + k, d = 4000 + k, ready = 0;
         if (even) {
             MPI_Recv(&ready, 1, MPI_INT, partner, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            pause_us(200);
+            mt_pause_us(200);
             MPI_Send(&a, 1, MPI_INT, partner, 21, MPI_COMM_WORLD);
             MPI_Send(&b, 1, MPI_INT, partner, 20, MPI_COMM_WORLD);
             MPI_Recv(&ready, 1, MPI_INT, partner, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            pause_us(200);
+            mt_pause_us(200);
             MPI_Send(&c, 1, MPI_INT, partner, 20, other);
             MPI_Send(&d, 1, MPI_INT, partner, 20, MPI_COMM_WORLD);
         } else {
@@ -159,7 +144,7 @@ static void selection_by_source_pair(int want, int other)
                   "selection by source %d: from %d %d, from %d %d", k, want, from_want, other, from_other);
         } else {
             MPI_Recv(&ready, 1, MPI_INT, 0, 23, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-            pause_us(rank == other ? 200 : 600);
+            mt_pause_us(rank == other ? 200 : 600);
             MPI_Send(&v, 1, MPI_INT, 0, 22, MPI_COMM_WORLD);
         }
     }
@@ -180,7 +165,7 @@ static void truncation(MPI_Comm c, int partner, int even)
     int ready = 0;
     if (even) {
         MPI_Recv(&ready, 1, MPI_INT, partner, 23, c, MPI_STATUS_IGNORE);
-        pause_us(200); /* the receive waits */
+        mt_pause_us(200); /* the receive waits */
         MPI_Send(&big, 1, MPI_DOUBLE, partner, 3, c);
         MPI_Send(&next, 1, MPI_INT, partner, 3, c);
     } else {
@@ -200,7 +185,7 @@ static void truncation(MPI_Comm c, int partner, int even)
     if (even) {
         for (int i = 0; i < 256; i++) b[i] = pattern(9, i);
         MPI_Recv(&ready, 1, MPI_INT, partner, 23, c, MPI_STATUS_IGNORE);
-        pause_us(200);
+        mt_pause_us(200);
         MPI_Send(b, 256, MPI_BYTE, partner, 4, c);
         MPI_Send(&next, 1, MPI_INT, partner, 4, c);
     } else {
@@ -224,7 +209,7 @@ static void synchronous(int partner, int even)
     for (int k = 0; k < ROUNDS; k++) {
         long v = 77 + k;
         if (even) {
-            if (k % 2) pause_us(50);
+            if (k % 2) mt_pause_us(50);
             MPI_Ssend(&v, 1, MPI_LONG, partner, 5, MPI_COMM_WORLD);
         } else {
             long got = 0;
@@ -240,7 +225,7 @@ static void fan_in(void)
     if (rank != 0) {
         for (int k = 0; k < fan; k++) {
             int msg[2] = {rank, k};
-            if (k % 7 == rank % 7) pause_us(20);
+            if (k % 7 == rank % 7) mt_pause_us(20);
             MPI_Send(msg, 2, MPI_INT, 0, 9, MPI_COMM_WORLD);
         }
         return;
