@@ -41,7 +41,9 @@ __global__ void gp_rank_kernel(int nranks, int rank_end, int service)
     __syncthreads();
     int rank = gp_thread_rank();
     if ((int)threadIdx.x >= gp_block_ranks || rank >= rank_end) return;
-    gp_rank_chip none = {0, 0, 0, 0, 0, 0, -1, 0};
+    gp_rank_chip none = {};
+    none.regroup_wants = -1;
+    none.regroup_t0 = (uint32_t)clock64(); /* its work before the first call counts from here */
     *gp_chip() = none;
     /* the runtime's tables of the rank and its private memory: local
      * memory at the bottom of its stack, live until the rank ends (the

@@ -34,7 +34,7 @@
 #define MPI_Bcast(...) (gp_regroup_mark(), gp_regrouped(gp_bcast_inline(__VA_ARGS__)))
 #define MPI_Reduce(...) (gp_regroup_mark(), gp_regrouped(gp_reduce_inline(__VA_ARGS__)))
 #define MPI_Send(...) gp_send_inline(__VA_ARGS__)
-#define MPI_Recv(...) gp_recv_inline(__VA_ARGS__)
+#define MPI_Recv(...) (gp_regroup_mark(), gp_regrouped(gp_recv_inline(__VA_ARGS__)))
 #define MPI_Comm_rank(...) gp_comm_rank_inline(__VA_ARGS__)
 #define MPI_Comm_size(...) gp_comm_size_inline(__VA_ARGS__)
 #define MPI_Get_count(...) gp_get_count_inline(__VA_ARGS__)

@@ -317,10 +317,15 @@ GPUMPI_FN __noinline__ int gp_recv_landing(void *buf, int count, MPI_Datatype da
     return gp_recv_end(MPI_COMM_WORLD, status, got_src, got_tag, bytes, rc, count, datatype);
 }
 
+/* A blocking receive brings its warp back in step, as MPI_Wait does: the
+ * ranks of a task farm each waiting for their next task, left apart, ran
+ * their tasks one lane after another. Every call counts (rounds are by
+ * count), whether it waited or not. */
 GPUMPI_FN int MPI_Recv(void *buf, int count, MPI_Datatype datatype, int source, int tag, MPI_Comm comm,
                        MPI_Status *status)
 {
-    return gp_recv_inline(buf, count, datatype, source, tag, comm, status);
+    gp_regroup_mark();
+    return gp_regrouped(gp_recv_inline(buf, count, datatype, source, tag, comm, status));
 }
 
 /* MPI_Recv but for its inline path. `full`: that path has just seen the

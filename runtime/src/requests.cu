@@ -9,6 +9,7 @@
  * its envelope is queued, or for large and synchronous sends when the
  * receiver has copied the data out. */
 #include "requests.h"
+#include "p2p_inline.h"
 #include "gpumpi/shim_string.h"
 #include "gpumpi/shim_stdlib.h"
 
@@ -772,7 +773,7 @@ GPUMPI_FN int MPI_Sendrecv(const void *sendbuf, int sendcount, MPI_Datatype send
 {
     MPI_Request r;
     gp_make("MPI_Sendrecv", GP_REQ_SEND, GP_SEND_STANDARD, sendbuf, sendcount, sendtype, dest, sendtag, comm, &r, 0);
-    int rc = MPI_Recv(recvbuf, recvcount, recvtype, source, recvtag, comm, status);
+    int rc = gp_recv_inline(recvbuf, recvcount, recvtype, source, recvtag, comm, status); /* MPI_Wait regroups */
     MPI_Wait(&r, MPI_STATUS_IGNORE);
     return rc;
 }
@@ -800,6 +801,7 @@ GPUMPI_FN int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Stat
 GPUMPI_FN int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 {
     gp_waiter w = {0, 0, "MPI_Probe", 0, 0, 0};
+    gp_regroup_mark(); /* as MPI_Recv */
     for (;;) {
         gp_wait_begin(&w);
         int flag;
@@ -810,7 +812,7 @@ GPUMPI_FN int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         }
         if (flag) {
             gp_wait_end(&w);
-            return MPI_SUCCESS;
+            return gp_regrouped(MPI_SUCCESS);
         }
         gp_wait_more(&w, 0);
     }

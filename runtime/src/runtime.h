@@ -359,7 +359,14 @@ GPUMPI_FN void gp_warp_regroup_slow(void);
 GPUMPI_FN static inline void gp_regroup_mark(void)
 {
 #if defined(GPUMPI_CUDA)
-    gp_chip()->regroup_t0 = (uint32_t)clock64();
+    gp_rank_chip *c = gp_chip();
+    uint32_t now = (uint32_t)clock64();
+    unsigned lg = 31 - __clz((now - c->regroup_t0) | 1u);
+    if (lg >= c->regroup_work) /* the longest of its recent works, let down 2x every 16 calls */
+        c->regroup_work = (uint8_t)lg;
+    else if ((c->regroup_calls & 15u) == 0)
+        c->regroup_work--;
+    c->regroup_t0 = now;
 #endif
 }
 /* Whom a blocking call waits for now (a world rank; MPI_ANY_SOURCE,
@@ -378,13 +385,14 @@ GPUMPI_FN static inline void gp_warp_regroup(void)
     if (!gp_hot.regroup_cycles) return;
     gp_rank_chip *c = gp_chip();
     c->regroup_calls++; /* every lane counts, in step or not: rounds are by count */
-    if (__activemask() != ~0u) {
+    if (__activemask() != ~0u && gp_block_width() > 1) { /* a rank alone in its block has nobody to wait for */
         if (!c->regroup_skip)
             gp_warp_regroup_slow();
         else if (--c->regroup_skip == 0) /* it waited in vain lately */
             gp_regroup_back();
     }
     c->regroup_sent = 0;
+    c->regroup_t0 = (uint32_t)clock64();
 #endif
 }
 /* A send to a rank of the same warp, since the rank's last blocking call

@@ -20,10 +20,15 @@
  *    its last blocking call (a pipeline): the blocking calls say whom they
  *    wait for (gp_regroup_wants), the sends to whom in the warp they went
  *    (gp_regroup_sent);
- *  - longer than 4 times its own call took, within --regroup;
- *  - for lanes skipping regroups: a lane that waited in vain skips the
- *    next 3, then 15, 63, ... (a warp whose ranks do different things, a
- *    task farm's master and its workers, stops trying). */
+ *  - longer than 4 times its own call took or twice its own work between
+ *    calls lately (whichever is longer), within --regroup: then, if
+ *    most of the warp is there and the others are elsewhere (far ahead
+ *    in calls, and not waiting for a message), those lanes go on in step
+ *    without them, and the others are marked away (not waited for) until
+ *    they come in time for others; if not, they leave apart;
+ *  - for lanes skipping regroups: a lane that left apart skips the next
+ *    3, then 15, 63, ... (a pipeline, or a warp whose ranks do different
+ *    things, stops trying). */
 #include "runtime.h"
 #include "gpumpi/launch.h"
 
@@ -34,6 +39,9 @@
 #define GP_RG_LANES(x) ((unsigned)(x))
 #define GP_RG_DECIDED (1ull << 63)
 #define GP_RG_ROUND(x) ((unsigned)((x) >> 32) & 0x7fffffffu)
+/* A lane this many blocking calls ahead of a round is doing something
+ * else (a master serving its warp-mates), not running late. */
+#define GP_RG_FAR_AHEAD 64u
 #define GP_RG_WORD(round, lanes) ((unsigned long long)((round) & 0x7fffffffu) << 32 | (lanes))
 typedef struct {
     unsigned long long word[32];
@@ -99,7 +107,18 @@ GPUMPI_FN __noinline__ void gp_warp_regroup_slow(void)
     unsigned need = (*vlive & ~*vaway) | bit; /* the lanes to wait for: not those skipping */
     if ((__activemask() & need) == need) return; /* in step with them already */
     unsigned long long *word = &gp_rg.word[w];
-    if (!gp_regroup_join(word, round, bit)) return;
+    if (*vaway & bit) {
+        /* the others went on without this lane and do not wait for it:
+         * it joins them only if they are waiting in its round now (else
+         * it would wait for lanes gone ahead: heat at 4,096 ranks, a lane
+         * once late lost a step at every regroup after, 0.25 -> 1.35 s) */
+        unsigned long long cur = *(volatile unsigned long long *)word;
+        if ((cur & GP_RG_DECIDED) || !GP_RG_LANES(cur) || GP_RG_ROUND(cur) != (round & 0x7fffffffu) ||
+            atomicCAS(word, cur, cur | bit) != cur)
+            return;
+    } else if (!gp_regroup_join(word, round, bit)) {
+        return;
+    }
     gp_rank_stats *st = gp_my_stats();
     uint64_t since = st ? gp_clock_ns() : 0;
     /* wait at most 4 times as long as the call took, within limits: a
@@ -108,6 +127,15 @@ GPUMPI_FN __noinline__ void gp_warp_regroup_slow(void)
      * come (one waits for a message this lane sends only later) are not
      * waited for much longer than the call itself */
     long long t0 = clock64(), budget = 4LL * (uint32_t)((uint32_t)t0 - c->regroup_t0);
+    /* ... or twice its longest recent work between calls, whichever is
+     * longer: a call that found its messages there is short, while the
+     * lanes still in theirs wait for a warp behind by up to a step's work;
+     * and lanes once apart arrive a lane's work apart (each ran its share
+     * alone). Budgets of the call alone never brought a warp back: heat's
+     * sendrecv halo at 4,096 ranks lost every warp within 20 steps and ran
+     * each rank's sweep alone, 3.9 s against 0.23 (H200, session 31) */
+    long long work = 2LL << c->regroup_work;
+    budget = budget > work ? budget : work;
     long long most = gp_hot.regroup_cycles, least = most / 400;
     budget = budget < least ? least : budget > most ? most : budget;
     unsigned seen = 0;
@@ -124,7 +152,12 @@ GPUMPI_FN __noinline__ void gp_warp_regroup_slow(void)
         }
         if (cur & GP_RG_DECIDED) {
             __syncwarp(lanes);
-            if ((int)lane == __ffs(lanes) - 1) *word = 0;
+            if ((int)lane == __ffs(lanes) - 1) {
+                *word = 0;
+                /* lanes marked away that came in time for others are
+                 * waited for again (a lane alone here came for nobody) */
+                if ((lanes & (lanes - 1)) && (*vaway & lanes)) atomicAnd(&gp_rg.away[w], ~lanes);
+            }
             __syncwarp(lanes);
             if (c->regroup_fails) c->regroup_fails--;
             if (st) {
@@ -156,7 +189,33 @@ GPUMPI_FN __noinline__ void gp_warp_regroup_slow(void)
                 x = at;
             }
         }
-        if (stuck || clock64() - t0 > budget) {
+        int late = !stuck && clock64() - t0 > budget;
+        unsigned coming = 0; /* lanes to come that are not far ahead in calls, or wait for a message */
+        if (late)
+            for (unsigned missing = live & ~lanes; missing; missing &= missing - 1) {
+                const gp_rank_chip *x = c - lane + (__ffs(missing) - 1);
+                if ((int32_t)(*(volatile uint32_t *)&x->regroup_calls - round) < (int32_t)GP_RG_FAR_AHEAD ||
+                    *(volatile int32_t *)&x->regroup_wants >= 0)
+                    coming = 1;
+            }
+        if (late && !coming && __popc(lanes) > __popc(live & ~lanes)) {
+            /* most of the warp is here and the lanes still to come are
+             * elsewhere in the program (a task farm's master among its
+             * workers, thousands of calls ahead): those here go on in step
+             * without them, and nobody waits for them again until they
+             * come in time for others. Left apart, the workers ran as 31
+             * paths beside the master's, which got a 32nd of its warp's
+             * turns: taskfarm, 4,096 ranks, 4.2 s against 0.79 s with
+             * the master's warp idle (H200). Lanes merely late (a halo
+             * exchange's wait, a round or two behind or ahead) are
+             * waited for again after the skips below: leaving them out
+             * split heat's warps further and further, 4,096 ranks 0.25
+             * -> 1.1-3.7 s in some runs. */
+            atomicOr(&gp_rg.away[w], live & ~lanes);
+            if (st) st->regroup_misses++;
+            continue;
+        }
+        if (stuck || late) { /* the few here leave, and skip some regroups */
             if (atomicCAS(word, cur, cur & ~(unsigned long long)bit) != cur) continue;
             if (c->regroup_fails < 7) c->regroup_fails++;
             c->regroup_skip = (uint16_t)((1u << (2 * c->regroup_fails)) - 1);

@@ -61,11 +61,13 @@ static void uneven(void)
 static void rooted(void)
 {
     for (int call = 0; call < ROUNDS; call++) {
-        int root = (call * 5) % size, v = rank == root ? call * 3 + 1 : -1, sum = -1;
+        int root = (call * 5) % size, v = rank == root ? call * 3 + 1 : -1;
+        long long me = rank, sum = -1; /* the sum of 270,336 ranks does not fit an int */
         MPI_Bcast(&v, 1, MPI_INT, root, MPI_COMM_WORLD);
         CHECK(v == call * 3 + 1, "bcast %d from %d: got %d", call, root, v);
-        MPI_Reduce(&rank, &sum, 1, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD);
-        if (rank == root) CHECK(sum == size * (size - 1) / 2, "reduce %d to %d: got %d", call, root, sum);
+        MPI_Reduce(&me, &sum, 1, MPI_LONG_LONG, MPI_SUM, root, MPI_COMM_WORLD);
+        if (rank == root)
+            CHECK(sum == (long long)size * (size - 1) / 2, "reduce %d to %d: got %lld", call, root, sum);
     }
 }
 

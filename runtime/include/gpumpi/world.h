@@ -462,9 +462,10 @@ typedef struct gp_rank_chip {
     uint8_t flags;     /* GP_RF_* */
     uint8_t next_slot; /* where the rank's next send starts looking for a free slot */
     uint8_t regroup_fails;  /* regroups in a row that timed out (warp_regroup.cu) */
+    uint8_t regroup_work;   /* log2 of the SM cycles between its blocking calls, the longest lately: its own work */
     uint16_t regroup_skip;  /* blocking calls to end without regrouping */
     uint32_t regroup_calls; /* blocking calls ended so far: where the rank is */
-    uint32_t regroup_t0;    /* when the current blocking call began (SM clock, low bits) */
+    uint32_t regroup_t0;    /* when the current blocking call began, or the last one ended (SM clock, low bits) */
     int32_t regroup_wants;  /* the world rank a blocking call waits for now, or -1 */
     uint32_t regroup_sent;  /* the lanes of its warp it sent to since it last went on in step with them */
 } gp_rank_chip;
