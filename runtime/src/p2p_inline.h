@@ -31,12 +31,13 @@ GPUMPI_FN static __forceinline__ int gp_send_inline(const void *buf, int count, 
 #if GP_HAVE_LANDING
     int size = gp_basic_type_size(datatype);
     if (comm == MPI_COMM_WORLD && gp_flag(GP_RF_INIT) && size && (unsigned)count <= GP_LAND_PAD_MOST / (unsigned)size &&
-        (unsigned)dest < (unsigned)gp_hot.nranks && dest != gp_thread_rank() && tag >= 0 && !gp_hot.stats &&
-        !gp_flag(GP_RF_FREE_LATER)) {
+        (unsigned)dest < (unsigned)gp_hot.nranks && dest != gp_thread_rank() && tag >= 0 && !gp_hot.stats) {
         size_t bytes = (size_t)count * (size_t)size;
         if (bytes <= GP_LAND_BYTES ? gp_land_send(dest, tag, GP_WORLD_CTX, gp_land_bytes(buf, bytes), bytes)
-                                   : gp_land_send_pad(dest, tag, GP_WORLD_CTX, buf, bytes))
+                                   : gp_land_send_pad(dest, tag, GP_WORLD_CTX, buf, bytes)) {
+            gp_hand_back(); /* a received slot held back: no fence of this send's hands it back */
             return MPI_SUCCESS;
+        }
         /* eager: complete once queued (no wait, so the watchdog need not hear of it) */
         gp_msg *m = gp_send_start(buf, count, datatype, dest, tag, GP_WORLD_CTX, GP_SEND_STANDARD | GP_SEND_LANDING_TRIED);
         if (m) gp_send_wait_told(m, dest, tag); /* above GP_EAGER_BYTES: the receiver copies, the watchdog hears */
