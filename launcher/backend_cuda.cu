@@ -224,6 +224,42 @@ static void spread_small_job(gp_options *o, const cudaDeviceProp *p)
     o->grid = o->nranks;
 }
 
+/* L1 and shared memory are one array per SM, split when a kernel starts.
+ * The rank kernel needs little shared memory (its blocks' chips and regroup
+ * words), while its ranks' stacks, tables and private memory are local
+ * memory, which L1 caches: ask for no more shared memory than the blocks
+ * an SM holds of this launch need (a hint the driver rounds up to a split
+ * it has). At 32,768 ranks on an H200 that took 5-8% off heat, cg, nbody,
+ * bucketsort and the halo exchange (bench/README.md, session 32); a GPU
+ * full of ranks needs most of the shared memory anyway. GPUMPI_CARVEOUT
+ * (a percent of the most shared memory an SM has, or "driver": no hint)
+ * sets it by hand, to measure. */
+static int prefer_l1(int verbose, const cudaDeviceProp *p, int threads, int blocks)
+{
+    const char *e = getenv("GPUMPI_CARVEOUT");
+    if (e && !strcmp(e, "driver")) return 0;
+    cudaFuncAttributes fa;
+    CK(cudaFuncGetAttributes(&fa, gp_rank_kernel));
+    long long per_sm = (blocks + p->multiProcessorCount - 1) / p->multiProcessorCount;
+    long long need = per_sm * ((long long)rank_smem(threads) + (long long)fa.sharedSizeBytes +
+                               (long long)p->reservedSharedMemPerBlock);
+    int pct = e ? atoi(e) : (int)((need * 100 + p->sharedMemPerMultiprocessor - 1) / p->sharedMemPerMultiprocessor);
+    if (pct > 100) pct = 100;
+    CK(cudaFuncSetAttribute(gp_rank_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, pct));
+    int fit = 0; /* the hint must leave every block room, or the cooperative launch is refused */
+    if (!e && (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, gp_rank_kernel, threads, rank_smem(threads)) !=
+                   cudaSuccess ||
+               (long long)fit * p->multiProcessorCount < blocks)) {
+        CK(cudaFuncSetAttribute(gp_rank_kernel, cudaFuncAttributePreferredSharedMemoryCarveout, -1));
+        pct = -1;
+    }
+    if (verbose)
+        fprintf(stderr, "gpumpi: shared memory %lld bytes an SM for %lld block%s; the rest of L1's array for caching "
+                        "(carveout hint %d%%%s)\n",
+                need, per_sm, per_sm == 1 ? "" : "s", pct, pct < 0 ? ": none, the driver's choice" : "");
+    return 0;
+}
+
 /* The host's part while the ranks run: their host calls, the watchdog. */
 static void serve_once(void)
 {
@@ -603,6 +639,7 @@ int gp_backend_run(gp_options *o, int **codes_out, gp_rank_stats **stats_out)
      * instead of starting blocks that cannot all be resident. */
     cudaStream_t s;
     CK(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    if (prefer_l1(o->verbose && leader, &p, threads, o->grid + service)) return 1;
     void *args[] = {&n, &rank_end, &service};
     CK(cudaLaunchCooperativeKernel((void *)gp_rank_kernel, dim3(o->grid + service), dim3(threads), args,
                                    rank_smem(threads), s));
