@@ -435,6 +435,8 @@ gpu_scale)
     status_is "-n 5" 0
     err_has "-n 5" "launching 5 blocks of 1 rank (32 threads) for 5 ranks"
     err_has "-n 5" "gpumpi: copy service: 32 extra blocks (32 warps)"
+    # L1 left for local memory: the 37 blocks need one block's shared memory an SM
+    err_has "-n 5" "an SM for 1 block; the rest of L1's array for caching (carveout hint "
     [ "$(grep -c "^rank [0-4] line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq 5 ] ||
         fail "-n 5: $(cat "$OUT_TXT")"
     # blocks of ranks that are not whole warps: the rest of the last warp leaves, the copy service still runs
@@ -445,6 +447,6 @@ gpu_scale)
     [ "$(grep -c "^rank [0-9]* line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq 120 ] ||
         fail "-g 3 -b 40: $(wc -l <"$OUT_TXT") lines"
     [ "$(cut -d' ' -f2 "$OUT_TXT" | sort -n | uniq | wc -l)" -eq 120 ] || fail "-g 3 -b 40: a rank's line is missing"
-    note "gpu_scale: -n 5 runs one rank in each of 5 blocks of 32 threads, -g 3 -b 40 in blocks of 64 threads, both with a copy service of 32 warps" ;;
+    note "gpu_scale: -n 5 runs one rank in each of 5 blocks of 32 threads (shared memory for one block an SM, L1 the rest), -g 3 -b 40 in blocks of 64 threads, both with a copy service of 32 warps" ;;
 *) fail "unknown case $CASE" ;;
 esac
