@@ -437,6 +437,7 @@ gpu_scale)
     err_has "-n 5" "gpumpi: copy service: 32 extra blocks (32 warps)"
     # L1 left for local memory: the 37 blocks need one block's shared memory an SM
     err_has "-n 5" "an SM for 1 block; the rest of L1's array for caching (carveout hint "
+    ! grep -qF "none, the driver's choice" "$ERR_TXT" || fail "-n 5: the launcher dropped its L1 hint: $(cat "$ERR_TXT")"
     [ "$(grep -c "^rank [0-4] line 0 of 1: the quick brown fox jumps over the lazy dog$" "$OUT_TXT")" -eq 5 ] ||
         fail "-n 5: $(cat "$OUT_TXT")"
     # blocks of ranks that are not whole warps: the rest of the last warp leaves, the copy service still runs
