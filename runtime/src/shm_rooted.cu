@@ -61,9 +61,10 @@ GPUMPI_FN __noinline__ void gp_rooted_wait(uint32_t *word, uint32_t want, const 
  * them all at once and pairs them on its stack (one word each), or in
  * place (pairing in place, each step a trip to L2 after the last, made a
  * node 31 trips: an 8-byte MPI_Reduce over 270,336 ranks 305 us). */
-GPUMPI_FN static void gp_rooted_combine(gp_lanes g, uint64_t *in, size_t plane, int n, uint64_t *v, gp_combine_op c)
+GPUMPI_FN static __forceinline__ void gp_rooted_combine(gp_lanes g, uint64_t *in, size_t plane, int n, uint64_t *v,
+                                                      gp_combine_op c, int whole)
 {
-    if (g.size == 32) {
+    if (whole || g.size == 32) {
         if (g.me < n)
             for (int w = 0; w < c.words; w++) v[w] = gp_load_relaxed64(in + (size_t)w * plane + g.me);
         gp_pairwise_lanes(g, n, v, c);
@@ -97,7 +98,7 @@ GPUMPI_FN static void gp_rooted_combine(gp_lanes g, uint64_t *in, size_t plane, 
  * together). The one that completes the top ends the call for the slot: a
  * reduction's result into the slot and its tag, or a broadcast's slot
  * marked used. */
-GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combine_op c)
+GPUMPI_FN static __forceinline__ void gp_rooted_carry_body(uint64_t k, unsigned mask, gp_combine_op c, int whole)
 {
     const gp_tree *sh = &gp_w()->rooted.shape;
     uint32_t s = (uint32_t)(k % GP_ROOTED_SLOTS), idx = (uint32_t)gp_thread_rank() >> GP_TREE_FANIN_BITS;
@@ -105,9 +106,11 @@ GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combin
     uint64_t *vals = gp_hot.rooted_values + (size_t)s * GP_WORDS * plane, v[GP_WORDS];
     gp_lanes g = {mask, gp_popc(mask & ((1u << gp_lane_id()) - 1u)), gp_popc(mask), gp_lowest_bit(mask)};
     gp_warp_converge(g.mask); /* the leader's acquire, for every lane */
-    if (g.me == 0) *gp_rooted_count(idx, k) = 0; /* published by the release steps above */
     uint32_t first0 = idx << GP_TREE_FANIN_BITS; /* the node's first input (level 0: a rank) */
-    if (c.words) gp_rooted_combine(g, vals + first0, plane, (int)gp_tree_members(sh, 0, first0), v, c);
+    int members0 = (int)gp_tree_members(sh, 0, first0);
+    /* a node whose lanes came together left its count at 0 (gp_rooted_arrive) */
+    if (g.me == 0 && g.size != members0) *gp_rooted_count(idx, k) = 0; /* published by the release steps above */
+    if (c.words) gp_rooted_combine(g, vals + first0, plane, members0, v, c, whole);
     for (int level = 1; level < sh->levels; level++) {
         uint32_t node = idx >> GP_TREE_FANIN_BITS, first = node << GP_TREE_FANIN_BITS;
         uint32_t members = gp_tree_members(sh, level, first);
@@ -120,7 +123,7 @@ GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combin
         if (old + 1 != members) return; /* a later arrival carries the node */
         gp_warp_converge(g.mask); /* the leader's acquire, for every lane */
         if (g.me == 0) *count = 0;
-        if (c.words) gp_rooted_combine(g, in + first, plane, (int)members, v, c);
+        if (c.words) gp_rooted_combine(g, in + first, plane, (int)members, v, c, whole);
         idx = node;
     }
     if (g.me != 0) return;
@@ -131,6 +134,29 @@ GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combin
     } else {
         gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
     }
+}
+
+/* The carrier for any combine and any group; and two whose combine is a
+ * constant, so that the carrier's frame holds only what they use: a
+ * broadcast's count (none), and one element of a type gp_reduce_known
+ * applies carried by a whole warp (no lone leader's array of inputs).
+ * With the general one alone (a 1,320-byte frame, 1,104 bytes of spill
+ * stores) every warp paid its saves and spills on every call. */
+GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combine_op c)
+{
+    gp_rooted_carry_body(k, mask, c, 0);
+}
+
+GPUMPI_FN __noinline__ void gp_rooted_carry_count(uint64_t k, unsigned mask)
+{
+    gp_combine_op none = {MPI_OP_NULL, MPI_BYTE, 0, 0, 0};
+    gp_rooted_carry_body(k, mask, none, 0);
+}
+
+GPUMPI_FN __noinline__ void gp_rooted_carry_known(uint64_t k, MPI_Datatype t, MPI_Op op)
+{
+    gp_combine_op c = {op, t, 1, 1, 1};
+    gp_rooted_carry_body(k, 0xffffffffu, c, 1);
 }
 
 /* The general cases: up to GP_TREE_BYTES of any type, on any

@@ -13,6 +13,8 @@
 
 GPUMPI_FN __noinline__ void gp_rooted_wait(uint32_t *word, uint32_t want, const char *fn);
 GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combine_op c);
+GPUMPI_FN __noinline__ void gp_rooted_carry_count(uint64_t k, unsigned mask);
+GPUMPI_FN __noinline__ void gp_rooted_carry_known(uint64_t k, MPI_Datatype t, MPI_Op op);
 
 GPUMPI_FN static inline gp_rooted_slot *gp_rooted_slot_of(uint64_t k) { return &gp_hot.rooted_slots[k % GP_ROOTED_SLOTS]; }
 
@@ -50,20 +52,29 @@ GPUMPI_FN static inline uint32_t *gp_rooted_count(size_t node, uint64_t k)
 
 /* Counts this rank in at its node of call k's tree (its value, if any,
  * left at its input), with the lanes here in the same call and node: one
- * atomic. The group that completes the node carries it on. A warp's lanes
- * may be in different calls (a loop's), or nodes (blocks that are not
- * whole warps). */
+ * atomic, none when they are the whole node. The group that completes the
+ * node carries it on. A warp's lanes may be in different calls (a
+ * loop's), or nodes (blocks that are not whole warps). */
 GPUMPI_FN static __forceinline__ void gp_rooted_arrive(uint64_t k, gp_combine_op c)
 {
     uint32_t node = (uint32_t)gp_thread_rank() >> GP_TREE_FANIN_BITS, left = (uint32_t)gp_hot.nranks - (node << GP_TREE_FANIN_BITS);
     unsigned mask = gp_warp_match64(gp_warp_here(), k << 32 | node);
     int leader = gp_lowest_bit(mask), size = gp_popc(mask);
-    uint32_t old = 0;
-    gp_warp_converge(mask); /* the group's values before its count */
-    if (gp_lane_id() == leader)
-        old = gp_fetch_add(gp_rooted_count(node, k), (uint32_t)size);
-    old = (uint32_t)gp_warp_shfl64(mask, old, leader);
-    if (old + (uint32_t)size == (left < GP_TREE_FANIN ? left : GP_TREE_FANIN)) gp_rooted_carry(k, mask, c);
+    uint32_t members = left < GP_TREE_FANIN ? left : GP_TREE_FANIN;
+    if ((uint32_t)size != members) { /* the node's lanes came apart: count in */
+        uint32_t old = 0;
+        gp_warp_converge(mask); /* the group's values before its count */
+        if (gp_lane_id() == leader)
+            old = gp_fetch_add(gp_rooted_count(node, k), (uint32_t)size);
+        old = (uint32_t)gp_warp_shfl64(mask, old, leader);
+        if (old + (uint32_t)size != members) return;
+    }
+    if (c.words == 0)
+        gp_rooted_carry_count(k, mask);
+    else if (c.known && c.words == 1 && c.count == 1 && mask == 0xffffffffu)
+        gp_rooted_carry_known(k, c.t, c.op);
+    else
+        gp_rooted_carry(k, mask, c);
 }
 
 /* A reduction's call k: every rank counts in with its value (words of
