@@ -172,6 +172,15 @@ GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_carry_known(uint64_t v, MPI_Da
                                                               gp_lanes g);
 GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_apart(uint64_t v, gp_combine_op c, uint32_t gen, unsigned here);
 
+/* Whether a waiting rank may wait inline, without the out-of-line wait's
+ * progress and watchdog calls: no --stats, and nothing to keep moving (no
+ * receive posted, no nonblocking collective in flight, no received slot
+ * held back). */
+GPUMPI_FN static __forceinline__ int gp_wait_inline_ok(void)
+{
+    return !gp_hot.stats && !gp_flag(GP_RF_POSTED | GP_RF_COLL | GP_RF_FREE_LATER);
+}
+
 /* A wait at a gate, inline: a rank with nothing to keep moving and no
  * --stats sleeps at the gate a few times, and only if it is still shut
  * calls gp_collective_wait. At 2,048 ranks per SM every word of stack a
@@ -184,7 +193,7 @@ GPUMPI_FN __noinline__ uint64_t gp_allreduce_word_apart(uint64_t v, gp_combine_o
  * 42 us up to 4 us, 46 us up to 1 us). */
 GPUMPI_FN static __forceinline__ void gp_gate_pass(uint64_t *gate, uint32_t gen, const char *fn)
 {
-    if (!gp_hot.stats && !gp_flag(GP_RF_POSTED | GP_RF_COLL | GP_RF_FREE_LATER))
+    if (gp_wait_inline_ok())
         for (int i = 0; i < 4; i++)
             if (gp_gate_wait(gate, gen & 1, 20000)) return;
     gp_collective_wait(0, gate, gen, fn);

@@ -30,7 +30,7 @@ GPUMPI_FN static inline uint32_t gp_rooted_use(uint64_t k) { return (uint32_t)(k
 GPUMPI_FN static __forceinline__ void gp_rooted_wait_for(uint32_t *word, uint32_t want, const char *fn)
 {
     if (gp_load_acquire(word) == want) return;
-    if (!gp_hot.stats && !gp_flag(GP_RF_POSTED | GP_RF_COLL | GP_RF_FREE_LATER))
+    if (gp_wait_inline_ok())
         for (unsigned spins = 0; spins < 96;) {
             gp_pause_upto(&spins, 1000);
             if (gp_load_acquire(word) == want) return;
