@@ -232,6 +232,8 @@ GPUMPI_FN int gp_gather_call(const gp_coll_nb *nb, const void *sendbuf, int send
         return gp_inter_rooted(nb, fn, comm, 1, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, 0);
     GP_TRY(gp_coll_check_rooted(comm, fn, root, 1, 0, sendbuf, sendcount, sendtype, recvbuf, recvcount, 0, 0,
                                 recvtype));
+    if (!nb && gp_shm_gather(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
+        return MPI_SUCCESS;
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_gather(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return gp_coll_go(nb, s);
@@ -272,6 +274,8 @@ GPUMPI_FN int gp_scatter_call(const gp_coll_nb *nb, const void *sendbuf, int sen
         return gp_inter_rooted(nb, fn, comm, 3, root, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, 0, 0);
     GP_TRY(gp_coll_check_rooted(comm, fn, root, 0, 0, recvbuf, recvcount, recvtype, sendbuf, sendcount, 0, 0,
                                 sendtype));
+    if (!nb && gp_shm_scatter(sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm))
+        return MPI_SUCCESS;
     gp_sched local, *s = gp_coll_sched(nb, &local);
     gp_coll_scatter(s, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype, root, comm);
     return gp_coll_go(nb, s);

@@ -288,11 +288,16 @@ GPUMPI_FN static inline void gp_status_out(MPI_Status *to, const MPI_Status *fro
  * than a few elements). Arguments are already checked. */
 GPUMPI_FN int gp_shm_allreduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op,
                                MPI_Comm comm);
-/* The same for blocking MPI_Bcast and MPI_Reduce over the world, which do
- * not make ranks wait for each other (shm_rooted.cu). */
+/* The same for blocking MPI_Bcast, MPI_Reduce, MPI_Gather and
+ * MPI_Scatter over the world, which do not make ranks wait for each other
+ * (shm_rooted.cu). */
 GPUMPI_FN int gp_shm_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm);
 GPUMPI_FN int gp_shm_reduce(const void *sendbuf, void *recvbuf, int count, MPI_Datatype t, MPI_Op op, int root,
                             MPI_Comm comm);
+GPUMPI_FN int gp_shm_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                            MPI_Datatype recvtype, int root, MPI_Comm comm);
+GPUMPI_FN int gp_shm_scatter(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
+                             MPI_Datatype recvtype, int root, MPI_Comm comm);
 
 /* Copies n bytes, with the copy service's warps when it is large and both
  * ends are memory they can reach (copy_service.cu). An eager payload is

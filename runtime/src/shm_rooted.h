@@ -11,9 +11,12 @@
 
 #include "shm_collectives.h"
 
+/* How the call's top carrier ends it (gp_rooted_carry_body). */
+enum { GP_END_USED, GP_END_RESULT, GP_END_DONE };
+
 GPUMPI_FN __noinline__ void gp_rooted_wait(uint32_t *word, uint32_t want, const char *fn);
 GPUMPI_FN __noinline__ void gp_rooted_carry(uint64_t k, unsigned mask, gp_combine_op c);
-GPUMPI_FN __noinline__ void gp_rooted_carry_count(uint64_t k, unsigned mask);
+GPUMPI_FN __noinline__ void gp_rooted_carry_count(uint64_t k, unsigned mask, int end);
 GPUMPI_FN __noinline__ void gp_rooted_carry_known(uint64_t k, MPI_Datatype t, MPI_Op op);
 
 GPUMPI_FN static inline gp_rooted_slot *gp_rooted_slot_of(uint64_t k) { return &gp_hot.rooted_slots[k % GP_ROOTED_SLOTS]; }
@@ -47,13 +50,14 @@ GPUMPI_FN static __forceinline__ uint64_t gp_rooted_begin(int take, const char *
     return k;
 }
 
-/* Word w of this rank's input of call k's tree (level 0: one per rank),
+/* Word w of rank r's input of call k's tree (level 0: one per rank),
  * word by word so that a warp's ranks write one line. */
-GPUMPI_FN static inline uint64_t *gp_rooted_input(uint64_t k, int w)
+GPUMPI_FN static inline uint64_t *gp_rooted_input_of(uint64_t k, int w, int r)
 {
     size_t plane = gp_hot.rooted_plane;
-    return gp_hot.rooted_values + ((k % GP_ROOTED_SLOTS) * GP_WORDS + (size_t)w) * plane + (size_t)gp_thread_rank();
+    return gp_hot.rooted_values + ((k % GP_ROOTED_SLOTS) * GP_WORDS + (size_t)w) * plane + (size_t)r;
 }
+GPUMPI_FN static inline uint64_t *gp_rooted_input(uint64_t k, int w) { return gp_rooted_input_of(k, w, gp_thread_rank()); }
 
 /* The count of arrivals at node `node` (numbered across levels, level 0
  * first) of call k's tree: each node's counts of the slots side by side. */
@@ -67,7 +71,7 @@ GPUMPI_FN static inline uint32_t *gp_rooted_count(size_t node, uint64_t k)
  * atomic, none when they are the whole node. The group that completes the
  * node carries it on. A warp's lanes may be in different calls (a
  * loop's), or nodes (blocks that are not whole warps). */
-GPUMPI_FN static __forceinline__ void gp_rooted_arrive(uint64_t k, gp_combine_op c)
+GPUMPI_FN static __forceinline__ void gp_rooted_arrive(uint64_t k, gp_combine_op c, int end)
 {
     uint32_t node = (uint32_t)gp_thread_rank() >> GP_TREE_FANIN_BITS, left = (uint32_t)gp_hot.nranks - (node << GP_TREE_FANIN_BITS);
     unsigned mask = gp_warp_match64(gp_warp_here(), k << 32 | node);
@@ -82,7 +86,7 @@ GPUMPI_FN static __forceinline__ void gp_rooted_arrive(uint64_t k, gp_combine_op
         if (old + (uint32_t)size != members) return;
     }
     if (c.words == 0)
-        gp_rooted_carry_count(k, mask);
+        gp_rooted_carry_count(k, mask, end);
     else if (c.known && c.words == 1 && c.count == 1 && mask == 0xffffffffu)
         gp_rooted_carry_known(k, c.t, c.op);
     else
@@ -94,7 +98,7 @@ GPUMPI_FN static __forceinline__ void gp_rooted_arrive(uint64_t k, gp_combine_op
 GPUMPI_FN static __forceinline__ void gp_rooted_reduce(uint64_t k, uint64_t *v, gp_combine_op c, int root)
 {
     for (int w = 0; w < c.words; w++) *gp_rooted_input(k, w) = v[w];
-    gp_rooted_arrive(k, c);
+    gp_rooted_arrive(k, c, GP_END_RESULT);
     if (gp_thread_rank() != root) return;
     gp_rooted_slot *slot = gp_rooted_slot_of(k);
     gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), "MPI_Reduce");
@@ -123,7 +127,7 @@ GPUMPI_FN static __forceinline__ int gp_bcast_inline(void *buf, int count, MPI_D
         gp_land_put_bytes(buf, slot->data[0], bytes);
     }
     gp_combine_op none = {MPI_OP_NULL, MPI_BYTE, 0, 0, 0};
-    gp_rooted_arrive(k, none);
+    gp_rooted_arrive(k, none, GP_END_USED);
     return MPI_SUCCESS;
 }
 

@@ -78,6 +78,21 @@ static void gather_scatter(void)
         CHECK(ok, "gather doubles");
     }
     free(ds);
+    /* the root's buffer on its stack, which only the root reaches (on the
+     * GPU a world gather or scatter then goes through the runtime's own
+     * memory; a heap buffer goes straight), with parts of one int */
+    if (size <= 256) {
+        int on_stack[256], v = rank * 3 + 1;
+        MPI_Gather(&v, 1, MPI_INT, on_stack, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        if (rank == 0) {
+            int ok = 1;
+            for (int r = 0; r < size; r++) ok &= on_stack[r] == r * 3 + 1;
+            CHECK(ok, "gather into the root's stack");
+            for (int r = 0; r < size; r++) on_stack[r] = r * 5 + 2;
+        }
+        MPI_Scatter(on_stack, 1, MPI_INT, &v, 1, MPI_INT, 0, MPI_COMM_WORLD);
+        CHECK(v == rank * 5 + 2, "scatter from the root's stack: got %d", v);
+    }
     int one = rank, got = -1;
     MPI_Gather(&one, 1, MPI_INT, &got, 1, MPI_INT, 0, MPI_COMM_SELF);
     CHECK(got == rank, "gather on MPI_COMM_SELF");

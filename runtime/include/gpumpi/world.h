@@ -82,7 +82,7 @@ typedef struct gp_tree {
     uint32_t value_base[GP_TREE_LEVELS + 1];/* first input of each level */
     uint32_t nodes, all_inputs;             /* totals */
     uint32_t *counts;    /* arrivals at each node */
-    uint32_t *release;   /* collectives completed, per node: its waiters watch it */
+    uint32_t *release;   /* collectives completed, per node: every waiter watches the root's */
     char *values;        /* GP_TREE_BYTES per input, then as much for the result */
     /* A one-word allreduce (shm_collectives.cu) has its own: for each
      * input the value that goes up, and in the top level's one input the
@@ -136,9 +136,12 @@ GPUMPI_HD static inline void gp_tree_carve(gp_tree *t, uint32_t *counts, gp_tagg
  * combine at each node in a fixed pairing. */
 #define GP_ROOTED_SLOTS 4
 typedef struct gp_rooted_slot {
-    uint32_t tag;  /* call number + 1 of the data here: a broadcast's, or a reduction's result */
+    uint32_t tag;  /* call number + 1 of the data here: a broadcast's, a reduction's result,
+                    * or where a gather's or scatter's root has its buffer */
     uint32_t uses; /* calls through this slot that every rank is done with: call k may take
                     * it once uses == k / GP_ROOTED_SLOTS */
+    uint32_t done; /* call number + 1 once every rank of a gather or scatter has counted in */
+    uint32_t unused;
     uint64_t data[GP_TREE_BYTES / 8];
 } gp_rooted_slot;
 
