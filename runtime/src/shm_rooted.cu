@@ -141,7 +141,7 @@ GPUMPI_FN static __forceinline__ void gp_rooted_carry_body(uint64_t k, unsigned 
     } else if (end == GP_END_DONE) {
         gp_store_release(&slot->done, (uint32_t)(k + 1));
     } else {
-        gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
+        gp_store_release(&slot->uses, gp_rooted_freed(k));
     }
 }
 
@@ -313,7 +313,7 @@ GPUMPI_FN int gp_shm_gather(const void *sendbuf, int sendcount, MPI_Datatype sen
     gp_rooted_slot *slot = gp_rooted_slot_of(k);
     gp_rooted_wait_for(&slot->done, (uint32_t)(k + 1), "MPI_Gather");
     if (!shared) gp_rooted_parts(k, 1, (char *)recvbuf, recvcount, recvtype, bytes, in_place ? me : -1);
-    gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
+    gp_store_release(&slot->uses, gp_rooted_freed(k));
     return 1;
 }
 
@@ -349,7 +349,7 @@ GPUMPI_FN int gp_shm_scatter(const void *sendbuf, int sendcount, MPI_Datatype se
     if (!me_root || !shared) return 1;
     gp_rooted_slot *slot = gp_rooted_slot_of(k);
     gp_rooted_wait_for(&slot->done, (uint32_t)(k + 1), "MPI_Scatter");
-    gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
+    gp_store_release(&slot->uses, gp_rooted_freed(k));
     return 1;
 }
 

@@ -21,8 +21,12 @@ GPUMPI_FN __noinline__ void gp_rooted_carry_known(uint64_t k, MPI_Datatype t, MP
 
 GPUMPI_FN static inline gp_rooted_slot *gp_rooted_slot_of(uint64_t k) { return &gp_hot.rooted_slots[k % GP_ROOTED_SLOTS]; }
 
-/* Call k may take its slot once the slot's uses reach this. */
-GPUMPI_FN static inline uint32_t gp_rooted_use(uint64_t k) { return (uint32_t)(k / GP_ROOTED_SLOTS); }
+/* Call k may take its slot once the slot's uses reach this; the uses
+ * once call k is through. Calls are counted modulo 2^32 (gp_rank_chip),
+ * so uses count modulo 2^32 / GP_ROOTED_SLOTS. */
+#define GP_ROOTED_USE_MASK (0xffffffffu / GP_ROOTED_SLOTS)
+GPUMPI_FN static inline uint32_t gp_rooted_use(uint64_t k) { return (uint32_t)(k / GP_ROOTED_SLOTS) & GP_ROOTED_USE_MASK; }
+GPUMPI_FN static inline uint32_t gp_rooted_freed(uint64_t k) { return (gp_rooted_use(k) + 1) & GP_ROOTED_USE_MASK; }
 
 /* Waits for *word == want. A rank with nothing to keep moving and no
  * --stats looks again inline for a while (about 45 us of sleeps growing
@@ -45,7 +49,7 @@ GPUMPI_FN static __forceinline__ void gp_rooted_wait_for(uint32_t *word, uint32_
  * the slot's previous call (`take`: the ranks that write into it). */
 GPUMPI_FN static __forceinline__ uint64_t gp_rooted_begin(int take, const char *fn)
 {
-    uint64_t k = gp_self()->rooted_calls++;
+    uint64_t k = gp_chip()->rooted_calls++;
     if (take) gp_rooted_wait_for(&gp_rooted_slot_of(k)->uses, gp_rooted_use(k), fn);
     return k;
 }
@@ -103,7 +107,7 @@ GPUMPI_FN static __forceinline__ void gp_rooted_reduce(uint64_t k, uint64_t *v, 
     gp_rooted_slot *slot = gp_rooted_slot_of(k);
     gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), "MPI_Reduce");
     for (int w = 0; w < c.words; w++) v[w] = slot->data[w];
-    gp_store_release(&slot->uses, gp_rooted_use(k) + 1);
+    gp_store_release(&slot->uses, gp_rooted_freed(k));
 }
 
 /* Up to 8 bytes of a basic type over MPI_COMM_WORLD, inline; anything

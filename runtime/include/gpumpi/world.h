@@ -265,7 +265,6 @@ typedef struct __attribute__((aligned(128))) gp_rank {
     uint32_t posted_seen;/* arrivals before this have been offered to the indexed receives */
     int posted_new;      /* the first posted receive not yet matched against the unexpected messages, 0: none */
     void *posted_index;  /* the index of posted receives by source, made on first use */
-    uint64_t rooted_calls; /* broadcasts and reductions over the world so far (shm_rooted.cu) */
     uint32_t sends_waiting; /* nonblocking sends whose receiver has yet to take them (requests.cu) */
     /* the landing's pad (landing.h): where a waiting receive takes a
      * message of 9 bytes to a few KiB, written before its landing is
@@ -471,6 +470,12 @@ typedef struct gp_rank_chip {
     uint32_t regroup_t0;    /* when the current blocking call began, or the last one ended (SM clock, low bits) */
     int32_t regroup_wants;  /* the world rank a blocking call waits for now, or -1 */
     uint32_t regroup_sent;  /* the lanes of its warp it sent to since it last went on in step with them */
+    /* rooted collectives over the world so far, modulo 2^32 (shm_rooted.h):
+     * every rank counts every broadcast, reduction, gather and scatter. In
+     * gp_rank it was a trip to DRAM a rank a call at full occupancy; 32
+     * bits keep this struct 7 words, so a warp's lanes reading the same
+     * field hit 32 different banks */
+    uint32_t rooted_calls;
 } gp_rank_chip;
 #if defined(GPUMPI_CUDA)
 extern __shared__ char *gp_globals_bases[];
