@@ -270,39 +270,53 @@ GPUMPI_FN static char *gp_rooted_shared_buffer(const void *buf, int count, MPI_D
     return p && gp_is_shared_memory(p) ? p : 0;
 }
 
-/* Call k's root: tells every rank where its buffer is (0: the inputs). */
-GPUMPI_FN static void gp_rooted_tell(uint64_t k, char *shared)
+/* Where call k's buffer at the root is (count elements of t a rank; 0:
+ * the inputs): the root says it, having filled the inputs from the buffer
+ * first if they are the way and it scatters; every other rank waits to
+ * hear it. */
+GPUMPI_FN static char *gp_rooted_meet(uint64_t k, int me_root, const void *buf, int count, MPI_Datatype t, size_t bytes,
+                                      int scatter, const char *fn)
 {
     gp_rooted_slot *slot = gp_rooted_slot_of(k);
+    if (!me_root) {
+        gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), fn);
+        return (char *)(uintptr_t)slot->data[0];
+    }
+    char *shared = gp_rooted_shared_buffer(buf, count, t);
+    if (!shared && scatter) gp_rooted_parts(k, 0, (char *)buf, count, t, bytes, gp_thread_rank());
     slot->data[0] = (uint64_t)(uintptr_t)shared;
     gp_store_release(&slot->tag, (uint32_t)(k + 1));
+    return shared;
 }
 
-/* Every other rank: where the root's buffer is (0: the inputs). */
-GPUMPI_FN static char *gp_rooted_told(uint64_t k, const char *fn)
+/* The bytes of one rank's part of a gather or scatter, as this rank's
+ * count and type say, or 0 when the call is not for the tree. */
+GPUMPI_FN static size_t gp_rooted_part_bytes(int count, MPI_Datatype t, MPI_Comm comm)
+{
+    size_t bytes = gp_coll_bytes(count, t);
+    return bytes == 0 || bytes > GP_TREE_BYTES || !gp_comm_spans_world(comm) ? 0 : bytes;
+}
+
+/* Call k's root, once every rank has counted in: the slot. */
+GPUMPI_FN static gp_rooted_slot *gp_rooted_all_in(uint64_t k, const char *fn)
 {
     gp_rooted_slot *slot = gp_rooted_slot_of(k);
-    gp_rooted_wait_for(&slot->tag, (uint32_t)(k + 1), fn);
-    return (char *)(uintptr_t)slot->data[0];
+    gp_rooted_wait_for(&slot->done, (uint32_t)(k + 1), fn);
+    return slot;
 }
 
 GPUMPI_FN int gp_shm_gather(const void *sendbuf, int sendcount, MPI_Datatype sendtype, void *recvbuf, int recvcount,
                             MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     int me = gp_thread_rank(), me_root = me == root, in_place = me_root && sendbuf == MPI_IN_PLACE;
-    size_t bytes = me_root ? gp_coll_bytes(recvcount, recvtype) : gp_coll_bytes(sendcount, sendtype);
-    if (bytes == 0 || bytes > GP_TREE_BYTES || !gp_comm_spans_world(comm)) return 0;
+    size_t bytes = me_root ? gp_rooted_part_bytes(recvcount, recvtype, comm)
+                           : gp_rooted_part_bytes(sendcount, sendtype, comm);
+    if (!bytes) return 0;
     uint64_t k = gp_rooted_begin(me_root, "MPI_Gather");
-    char *shared;
-    if (me_root) {
-        shared = gp_rooted_shared_buffer(recvbuf, recvcount, recvtype);
-        gp_rooted_tell(k, shared);
-    } else {
-        shared = gp_rooted_told(k, "MPI_Gather");
-    }
-    if (shared && !in_place) {
+    char *shared = gp_rooted_meet(k, me_root, recvbuf, recvcount, recvtype, bytes, 0, "MPI_Gather");
+    if (!in_place && shared) {
         gp_coll_copy(sendbuf, sendcount, sendtype, shared + (size_t)me * bytes, (int)bytes, MPI_BYTE);
-    } else if (!shared && !in_place) {
+    } else if (!in_place) {
         uint64_t v[GP_WORDS];
         gp_coll_copy(sendbuf, sendcount, sendtype, v, (int)bytes, MPI_BYTE);
         for (int w = 0; w < (int)((bytes + 7) / 8); w++) *gp_rooted_input(k, w) = v[w];
@@ -310,8 +324,7 @@ GPUMPI_FN int gp_shm_gather(const void *sendbuf, int sendcount, MPI_Datatype sen
     gp_combine_op none = {MPI_OP_NULL, MPI_BYTE, 0, 0, 0};
     gp_rooted_arrive(k, none, GP_END_DONE);
     if (!me_root) return 1;
-    gp_rooted_slot *slot = gp_rooted_slot_of(k);
-    gp_rooted_wait_for(&slot->done, (uint32_t)(k + 1), "MPI_Gather");
+    gp_rooted_slot *slot = gp_rooted_all_in(k, "MPI_Gather");
     if (!shared) gp_rooted_parts(k, 1, (char *)recvbuf, recvcount, recvtype, bytes, in_place ? me : -1);
     gp_store_release(&slot->uses, gp_rooted_freed(k));
     return 1;
@@ -321,35 +334,28 @@ GPUMPI_FN int gp_shm_scatter(const void *sendbuf, int sendcount, MPI_Datatype se
                              MPI_Datatype recvtype, int root, MPI_Comm comm)
 {
     int me = gp_thread_rank(), me_root = me == root, in_place = me_root && recvbuf == MPI_IN_PLACE;
-    size_t bytes = me_root ? gp_coll_bytes(sendcount, sendtype) : gp_coll_bytes(recvcount, recvtype);
-    if (bytes == 0 || bytes > GP_TREE_BYTES || !gp_comm_spans_world(comm)) return 0;
+    size_t bytes = me_root ? gp_rooted_part_bytes(sendcount, sendtype, comm)
+                           : gp_rooted_part_bytes(recvcount, recvtype, comm);
+    if (!bytes) return 0;
     uint64_t k = gp_rooted_begin(me_root, "MPI_Scatter");
-    char *shared;
+    char *shared = gp_rooted_meet(k, me_root, sendbuf, sendcount, sendtype, bytes, 1, "MPI_Scatter");
     if (me_root) {
-        shared = gp_rooted_shared_buffer(sendbuf, sendcount, sendtype);
-        if (!shared) gp_rooted_parts(k, 0, (char *)sendbuf, sendcount, sendtype, bytes, me);
         if (!in_place)
             gp_coll_copy((const char *)sendbuf + (size_t)me * (size_t)sendcount * gp_type_extent(sendtype), sendcount,
                          sendtype, recvbuf, recvcount, recvtype);
-        gp_rooted_tell(k, shared);
+    } else if (shared) {
+        gp_coll_copy(shared + (size_t)me * bytes, (int)bytes, MPI_BYTE, recvbuf, recvcount, recvtype);
     } else {
-        shared = gp_rooted_told(k, "MPI_Scatter");
-        if (shared) {
-            gp_coll_copy(shared + (size_t)me * bytes, (int)bytes, MPI_BYTE, recvbuf, recvcount, recvtype);
-        } else {
-            uint64_t v[GP_WORDS];
-            for (int w = 0; w < (int)((bytes + 7) / 8); w++) v[w] = *gp_rooted_input(k, w);
-            gp_coll_copy(v, (int)bytes, MPI_BYTE, recvbuf, recvcount, recvtype);
-        }
+        uint64_t v[GP_WORDS];
+        for (int w = 0; w < (int)((bytes + 7) / 8); w++) v[w] = *gp_rooted_input(k, w);
+        gp_coll_copy(v, (int)bytes, MPI_BYTE, recvbuf, recvcount, recvtype);
     }
     /* the inputs' way frees the slot at once; the root's own buffer must
      * stay as it is until every rank has taken its part */
     gp_combine_op none = {MPI_OP_NULL, MPI_BYTE, 0, 0, 0};
     gp_rooted_arrive(k, none, shared ? GP_END_DONE : GP_END_USED);
     if (!me_root || !shared) return 1;
-    gp_rooted_slot *slot = gp_rooted_slot_of(k);
-    gp_rooted_wait_for(&slot->done, (uint32_t)(k + 1), "MPI_Scatter");
-    gp_store_release(&slot->uses, gp_rooted_freed(k));
+    gp_store_release(&gp_rooted_all_in(k, "MPI_Scatter")->uses, gp_rooted_freed(k));
     return 1;
 }
 
