@@ -139,9 +139,9 @@ typedef struct gp_rooted_slot {
     uint32_t tag;  /* call number + 1 of the data here: a broadcast's, a reduction's result,
                     * or where a gather's or scatter's root has its buffer */
     uint32_t uses; /* calls through this slot that every rank is done with: call k may take
-                    * it once uses == k / GP_ROOTED_SLOTS */
+                    * it once uses == k / GP_ROOTED_SLOTS (modulo 2^30: gp_rooted_use) */
     uint32_t done; /* call number + 1 once every rank of a gather or scatter has counted in */
-    uint32_t unused;
+    uint32_t pad;  /* data 8-byte aligned */
     uint64_t data[GP_TREE_BYTES / 8];
 } gp_rooted_slot;
 
