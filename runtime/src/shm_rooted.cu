@@ -224,6 +224,14 @@ GPUMPI_FN int gp_shm_reduce(const void *sendbuf, void *recvbuf, int count, MPI_D
  * schedule 18.7 ms a gather and 11.0 ms a scatter; with the root copying
  * every part through the inputs 12.0 / 18.0 ms.) */
 
+/* The root's buffer of count elements of t a rank, for every rank, as one
+ * run of bytes (its first), or 0 when it is not one. */
+GPUMPI_FN static char *gp_rooted_root_run(const void *buf, int count, MPI_Datatype t)
+{
+    long long all = (long long)count * gp_hot.nranks;
+    return all <= 0x7fffffff ? gp_coll_contiguous(buf, (int)all, t) : 0;
+}
+
 /* The root's side of the inputs' way: `out` 1 copies the n parts from the
  * slot's inputs into buf (count elements of t a rank), 0 copies them from
  * buf into the inputs; `skip` is a rank whose part stays where it is
@@ -232,8 +240,7 @@ GPUMPI_FN static void gp_rooted_parts(uint64_t k, int out, char *buf, int count,
                                       int skip)
 {
     int n = gp_hot.nranks, words = (int)((bytes + 7) / 8);
-    long long all_count = (long long)count * n;
-    uint64_t *b = all_count <= 0x7fffffff ? (uint64_t *)gp_coll_contiguous(buf, (int)all_count, t) : 0;
+    uint64_t *b = (uint64_t *)gp_rooted_root_run(buf, count, t);
     if (b && bytes % 8 == 0) { /* whole words: a plane at a time */
         for (int w = 0; w < words; w++) {
             uint64_t *in = gp_rooted_input_of(k, w, 0);
@@ -265,8 +272,7 @@ GPUMPI_FN static void gp_rooted_parts(uint64_t k, int out, char *buf, int count,
  * 0 when the parts go through the inputs. */
 GPUMPI_FN static char *gp_rooted_shared_buffer(const void *buf, int count, MPI_Datatype t)
 {
-    long long all = (long long)count * gp_hot.nranks;
-    char *p = all <= 0x7fffffff ? gp_coll_contiguous(buf, (int)all, t) : 0;
+    char *p = gp_rooted_root_run(buf, count, t);
     return p && gp_is_shared_memory(p) ? p : 0;
 }
 
