@@ -5,6 +5,9 @@
  *      rank reaches, MPI_Alloc_mem: gpumpi copies up to 4 KiB straight
  *      into a waiting receive's buffer), into receives that wait for one
  *      source and tag, any source, any tag, and a buffer one byte larger;
+ *      then sizes up to 64 between small malloc'd buffers (in gpumpi the
+ *      rank's private memory, which other ranks cannot write: the receive
+ *      waits with a bounce buffer);
  *   2. order: a mix of small and large messages on one tag (the large ones
  *      cannot take the small path) arrives in the order sent;
  *   3. selection: a receive that waits for one tag, communicator or
@@ -24,6 +27,7 @@
  * already waiting. Prints " No Errors" when every check passed. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "mpitest.h"
 
@@ -33,14 +37,12 @@ static unsigned char pattern(int seed, int i) { return (unsigned char)(seed * 31
 
 enum { PAIR_MOST = 4097 };
 
-static void pairs(int partner, int even)
+/* out: `most` bytes, in: one more; the sizes up to `most` */
+static void pairs(int partner, int even, unsigned char *out, unsigned char *in, int most)
 {
     static const int sizes[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 12, 64, 4096, PAIR_MOST};
-    unsigned char *out, *in;
-    MPI_Alloc_mem(PAIR_MOST, MPI_INFO_NULL, &out);
-    MPI_Alloc_mem(PAIR_MOST + 1, MPI_INFO_NULL, &in);
     for (int round = 0; round < ROUNDS; round++) {
-        for (int z = 0; z < (int)(sizeof sizes / sizeof sizes[0]); z++) {
+        for (int z = 0; z < (int)(sizeof sizes / sizeof sizes[0]) && sizes[z] <= most; z++) {
             int bytes = sizes[z], tag = 100 + z, seed = round * 16 + z;
             for (int i = 0; i < bytes; i++) out[i] = pattern(seed, i);
             int form = (round + bytes) % 4; /* exact, any source, any tag, one byte more room */
@@ -51,17 +53,15 @@ static void pairs(int partner, int even)
                     MPI_Send(out, bytes, MPI_BYTE, partner, tag, MPI_COMM_WORLD);
                 } else {
                     MPI_Status st;
-                    memset(in, 0xEE, PAIR_MOST + 1);
+                    memset(in, 0xEE, most + 1);
                     int src = form == 1 ? MPI_ANY_SOURCE : partner, t = form == 2 ? MPI_ANY_TAG : tag;
                     int cap = form == 3 ? bytes + 1 : bytes;
                     MPI_Recv(in, cap, MPI_BYTE, src, t, MPI_COMM_WORLD, &st);
-                    mt_check_received(&st, partner, tag, in, PAIR_MOST + 1, out, bytes, round);
+                    mt_check_received(&st, partner, tag, in, most + 1, out, bytes, round);
                 }
             }
         }
     }
-    MPI_Free_mem(in);
-    MPI_Free_mem(out);
 }
 
 /* Message k of the order test: its size in ints (some too large for the
@@ -278,7 +278,18 @@ int main(int argc, char **argv)
     MPI_Comm_dup(MPI_COMM_WORLD, &returns);
     MPI_Comm_set_errhandler(returns, MPI_ERRORS_RETURN);
     if (partner < size) {
-        pairs(partner, even);
+        unsigned char *out, *in;
+        MPI_Alloc_mem(PAIR_MOST, MPI_INFO_NULL, &out);
+        MPI_Alloc_mem(PAIR_MOST + 1, MPI_INFO_NULL, &in);
+        pairs(partner, even, out, in, PAIR_MOST);
+        MPI_Free_mem(in);
+        MPI_Free_mem(out);
+        enum { SMALL_MOST = 64 };
+        out = malloc(SMALL_MOST);
+        in = malloc(SMALL_MOST + 1);
+        pairs(partner, even, out, in, SMALL_MOST);
+        free(in);
+        free(out);
         order(partner, even);
         selection(returns, partner, even);
         truncation(returns, partner, even);
