@@ -27,7 +27,6 @@
  * already waiting. Prints " No Errors" when every check passed. */
 #include <mpi.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "mpitest.h"
 
@@ -285,8 +284,8 @@ int main(int argc, char **argv)
         MPI_Free_mem(in);
         MPI_Free_mem(out);
         enum { SMALL_MOST = 64 };
-        out = malloc(SMALL_MOST);
-        in = malloc(SMALL_MOST + 1);
+        out = mt_alloc(SMALL_MOST);
+        in = mt_alloc(SMALL_MOST + 1);
         pairs(partner, even, out, in, SMALL_MOST);
         free(in);
         free(out);
